@@ -1,0 +1,38 @@
+package dev.bulwark.spi;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A shared store: three narrow primitives, lease renewal and lifecycle. Everything above it
+ * (definitions, waiting, renewal scheduling, failure policy, events) lives once in the engine.
+ */
+public interface BulwarkStore extends AutoCloseable {
+
+  PermitStore permits();
+
+  RateStore rates();
+
+  LockStore locks();
+
+  /**
+   * Whether held permits and locks expire unless renewed. A store that lives and dies with the
+   * JVM (local) says no, and the engine then tracks no leases.
+   */
+  boolean leasesExpire();
+
+  /**
+   * Extends each lease to its {@link Lease#leaseMillis()} from now and returns the ones the store
+   * no longer knows (expired and reclaimed, or released).
+   */
+  List<Lease> renew(List<Lease> leases);
+
+  /**
+   * How long a waiter trusts the {@link GrantListener} before it polls once: a bound on the delay
+   * a lost wake-up can cost. {@link Duration#ZERO} for a store whose wake-ups cannot be lost.
+   */
+  Duration wakeUpCheckInterval();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,11 @@
+package dev.bulwark.spi;
+
+/**
+ * Told by a store when it hands a permit or lock to a queued request (the release of one holder
+ * grants the next), so the waiting thread starts without another round trip.
+ */
+@FunctionalInterface
+public interface GrantListener {
+
+  void granted(long requestId, long fencingToken);
+}

@@ -1,0 +1,21 @@
+package dev.bulwark.spi;
+
+import dev.bulwark.LockMode;
+
+/**
+ * The keyed read-write lock primitive of a store: per key, many readers or one writer, requests
+ * queued first come, first served (so a queued writer holds back later readers), a fencing
+ * counter per key that grows with every write grant.
+ */
+public interface LockStore {
+
+  Grant acquire(LockSpec spec, String key, LockMode mode, long requestId, boolean mayQueue);
+
+  Grant poll(LockSpec spec, String key, long requestId);
+
+  /** Withdraws a queued request; {@link Grant#GRANTED} when it had been granted meanwhile. */
+  Grant cancel(LockSpec spec, String key, long requestId);
+
+  /** Releases a held lock and grants what the queue's head allows. */
+  void release(LockSpec spec, String key, long requestId);
+}

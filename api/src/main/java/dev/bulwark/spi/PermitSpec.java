@@ -1,0 +1,11 @@
+package dev.bulwark.spi;
+
+/**
+ * One bulkhead as a store sees it, resolved once per limit.
+ *
+ * @param name the limit's name, validated; a store still treats it as data
+ * @param limit the maximum number of holders at once
+ * @param leaseMillis how long a holder's permit lives without renewal
+ * @param waitMillis how long a queued request may wait, so a store can drop waiters that died
+ */
+public record PermitSpec(String name, int limit, long leaseMillis, long waitMillis) {}

@@ -1,0 +1,27 @@
+package dev.bulwark.spi;
+
+/**
+ * The bulkhead primitive of a store: a counted set of leased holders plus a first-come,
+ * first-served queue, each operation one atomic step in the store. Request ids are unique per JVM;
+ * a store shared by several JVMs qualifies them with its own instance id.
+ */
+public interface PermitStore {
+
+  /**
+   * Grants a permit if fewer than {@code spec.limit()} live holders exist and nobody is queued
+   * ahead; otherwise queues the request when {@code mayQueue}, else rejects it.
+   */
+  Grant acquire(PermitSpec spec, long requestId, boolean mayQueue);
+
+  /** The state of a queued request, for a waiter that may have missed its wake-up. */
+  Grant poll(PermitSpec spec, long requestId);
+
+  /**
+   * Withdraws a queued request. Returns {@link Grant#REJECTED} when it was withdrawn, or {@link
+   * Grant#GRANTED} when the permit had been handed over meanwhile (the caller then holds it).
+   */
+  Grant cancel(PermitSpec spec, long requestId);
+
+  /** Releases a held permit and hands it to the head of the queue, if any. */
+  void release(PermitSpec spec, long requestId);
+}
