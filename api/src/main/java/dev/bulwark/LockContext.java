@@ -10,7 +10,8 @@ import java.util.Optional;
  */
 public final class LockContext {
 
-  private static final ThreadLocal<Deque<LockPermit>> HELD = ThreadLocal.withInitial(ArrayDeque::new);
+  private static final ThreadLocal<Deque<LockPermit>> HELD = 
+      ThreadLocal.withInitial(ArrayDeque::new);
 
   private LockContext() {}
 
@@ -45,13 +46,8 @@ public final class LockContext {
     HELD.get().addLast(permit);
   }
 
-  /** Called by the engine when the current thread stops holding its innermost lock. */
-  public static void pop() {
-    Deque<LockPermit> held = HELD.get();
-    held.pollLast();
-    if (held.isEmpty()) {
-      HELD.remove();
-    }
+  /** Called by the engine when the current thread stops holding {@code permit}. */
+  public static void pop(LockPermit permit) {
+    HELD.get().removeLastOccurrence(permit);
   }
-
 }

@@ -1,0 +1,283 @@
+package dev.bulwark.core.config;
+
+import dev.bulwark.DistributedBulkhead;
+import dev.bulwark.DistributedLock;
+import dev.bulwark.DistributedRateLimit;
+import dev.bulwark.LockMode;
+import dev.bulwark.RateLimitType;
+import java.lang.annotation.Annotation;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Turns an annotation plus configuration into a definition, once per method. Every value is
+ * checked here, so an invalid one fails the deployment instead of the first call.
+ */
+public final class DefinitionResolver {
+
+  /** Names become parts of store keys and config keys: a conservative alphabet, bounded length. */
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.:#$-]{0,199}");
+
+  private final ConfigLookup config;
+
+  public DefinitionResolver(ConfigLookup config) {
+    this.config = config;
+  }
+
+  /** Whether {@code name} may name a limit. */
+  public static boolean isValidName(String name) {
+    return NAME.matcher(name).matches();
+  }
+
+  public BulkheadDefinition bulkhead(Origin origin, DistributedBulkhead annotation) {
+    return bulkhead(origin, annotation, null);
+  }
+
+  /** A bulkhead used by name through the programmatic API: named keys and defaults only. */
+  public BulkheadDefinition bulkhead(String name) {
+    return bulkhead(Origin.programmatic(), null, name);
+  }
+
+  private BulkheadDefinition bulkhead(Origin origin, DistributedBulkhead annotation, String name) {
+    Members m =
+        members(LimitKind.BULKHEAD, DistributedBulkhead.class, annotation, origin, false, name);
+    return new BulkheadDefinition(
+        m.name,
+        origin,
+        m.enabled(),
+        m.positiveInt("value"),
+        m.duration("waitingTime", "waiting-time", "waitingTimeUnit", true),
+        m.duration("lease", "lease", "leaseUnit", false),
+        m.sources());
+  }
+
+  public RateLimitDefinition rateLimit(Origin origin, DistributedRateLimit annotation) {
+    return rateLimit(origin, annotation, null);
+  }
+
+  /** A rate limit used by name through the programmatic API. */
+  public RateLimitDefinition rateLimit(String name) {
+    return rateLimit(Origin.programmatic(), null, name);
+  }
+
+  private RateLimitDefinition rateLimit(
+      Origin origin, DistributedRateLimit annotation, String name) {
+    Members m =
+        members(LimitKind.RATE_LIMIT, DistributedRateLimit.class, annotation, origin, false, name);
+    RateLimitDefinition definition =
+        new RateLimitDefinition(
+            m.name,
+            origin,
+            m.enabled(),
+            m.positiveInt("value"),
+            m.duration("window", "window", "windowUnit", false),
+            m.enumValue("type", RateLimitType.class),
+            m.duration("waitingTime", "waiting-time", "waitingTimeUnit", true),
+            m.sources());
+    if (definition.window().toNanos() / definition.value() == 0) {
+      throw m.invalid(
+          "value",
+          definition.value()
+              + " permits per "
+              + Durations.format(definition.window())
+              + " leave less than a nanosecond per permit",
+          m.sources().get("value"));
+    }
+    return definition;
+  }
+
+  public LockDefinition lock(Origin origin, DistributedLock annotation) {
+    return lock(origin, annotation, null);
+  }
+
+  /** A lock used by name through the programmatic API; the mode is chosen per call. */
+  public LockDefinition lock(String name) {
+    return lock(Origin.programmatic(), null, name);
+  }
+
+  private LockDefinition lock(Origin origin, DistributedLock annotation, String name) {
+    Members m = members(LimitKind.LOCK, DistributedLock.class, annotation, origin, true, name);
+    return new LockDefinition(
+        m.name,
+        origin,
+        m.enabled(),
+        annotation == null ? LockMode.WRITE : annotation.mode(),
+        m.duration("waitingTime", "waiting-time", "waitingTimeUnit", true),
+        m.duration("lease", "lease", "leaseUnit", false),
+        m.sources());
+  }
+
+  private Members members(
+      LimitKind kind,
+      Class<? extends Annotation> type,
+      Annotation annotation,
+      Origin origin,
+      boolean defaultToClass,
+      String explicitName) {
+    AnnotationMembers values = new AnnotationMembers(type, annotation);
+    String declared = explicitName != null ? explicitName : values.get("name", String.class);
+    String name = declared;
+    if (declared.isEmpty()) {
+      if (!origin.isMethod()) {
+        throw new InvalidDefinitionException(
+            "A programmatic " + kind.annotationName() + " needs a non-empty name");
+      }
+      name = defaultToClass ? origin.className() : origin.className() + "#" + origin.methodName();
+    }
+    if (!isValidName(name)) {
+      throw new InvalidDefinitionException(
+          "Invalid @"
+              + kind.annotationName()
+              + " on "
+              + origin.describe()
+              + ": member 'name' = '"
+              + name
+              + "' must match "
+              + NAME.pattern());
+    }
+    return new Members(kind, values, origin, name, new MemberSource(config, kind, origin, name));
+  }
+
+  /** Resolves the members of one definition, recording where each value came from. */
+  private static final class Members {
+    private final LimitKind kind;
+    private final AnnotationMembers annotation;
+    private final Origin origin;
+    private final String name;
+    private final MemberSource source;
+    private final Map<String, String> sources = new LinkedHashMap<>();
+
+    Members(
+        LimitKind kind,
+        AnnotationMembers annotation,
+        Origin origin,
+        String name,
+        MemberSource source) {
+      this.kind = kind;
+      this.annotation = annotation;
+      this.origin = origin;
+      this.name = name;
+      this.source = source;
+    }
+
+    Map<String, String> sources() {
+      return Collections.unmodifiableMap(sources);
+    }
+
+    boolean enabled() {
+      Optional<MemberSource.Found> found = source.find("enabled", "enabled");
+      if (found.isEmpty()) {
+        return true;
+      }
+      String raw = found.get().raw().toLowerCase(Locale.ROOT);
+      if (!raw.equals("true") && !raw.equals("false")) {
+        throw invalid("enabled", "'" + found.get().raw() + "' is not true or false", found.get());
+      }
+      sources.put("enabled", found.get().key());
+      return Boolean.parseBoolean(raw);
+    }
+
+    int positiveInt(String member) {
+      Optional<MemberSource.Found> found = source.find(member, member);
+      int value;
+      if (found.isPresent()) {
+        try {
+          value = Integer.parseInt(found.get().raw());
+        } catch (NumberFormatException e) {
+          throw invalid(member, "'" + found.get().raw() + "' is not a whole number", found.get());
+        }
+        sources.put(member, found.get().key());
+      } else {
+        value = annotation.get(member, Integer.class);
+        sources.put(member, annotationSource());
+      }
+      if (value <= 0) {
+        throw invalid(member, value + " must be greater than 0", sources.get(member));
+      }
+      return value;
+    }
+
+    Duration duration(String member, String namedMember, String unitMember, boolean zeroAllowed) {
+      ChronoUnit unit = annotation.get(unitMember, ChronoUnit.class);
+      Optional<MemberSource.Found> unitOverride = source.find(unitMember, null);
+      if (unitOverride.isPresent()) {
+        try {
+          unit = ChronoUnit.valueOf(unitOverride.get().raw().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+          throw invalid(
+              unitMember, "'" + unitOverride.get().raw() + "' is not a ChronoUnit", unitOverride.get());
+        }
+        sources.put(unitMember, unitOverride.get().key());
+      }
+      Optional<MemberSource.Found> found = source.find(member, namedMember);
+      Duration value;
+      String where;
+      try {
+        if (found.isPresent()) {
+          where = found.get().key();
+          value = Durations.parse(found.get().raw(), unit);
+        } else {
+          where = annotationSource();
+          value = Durations.of(annotation.get(member, Long.class), unit);
+        }
+      } catch (IllegalArgumentException e) {
+        throw invalid(
+            member, e.getMessage(), found.map(MemberSource.Found::key).orElse(annotationSource()));
+      }
+      sources.put(member, where);
+      if (!zeroAllowed && value.isZero()) {
+        throw invalid(member, "must be greater than 0", where);
+      }
+      return value;
+    }
+
+    <E extends Enum<E>> E enumValue(String member, Class<E> type) {
+      Optional<MemberSource.Found> found = source.find(member, member);
+      if (found.isEmpty()) {
+        sources.put(member, annotationSource());
+        return type.cast(annotation.get(member, type));
+      }
+      try {
+        E value = Enum.valueOf(type, found.get().raw().toUpperCase(Locale.ROOT));
+        sources.put(member, found.get().key());
+        return value;
+      } catch (IllegalArgumentException e) {
+        throw invalid(member, "'" + found.get().raw() + "' is not a " + type.getSimpleName(), found.get());
+      }
+    }
+
+    private String annotationSource() {
+      return annotation.declared() ? "annotation" : "default";
+    }
+
+    InvalidDefinitionException invalid(String member, String problem, MemberSource.Found found) {
+      return invalid(member, problem, found.key());
+    }
+
+    InvalidDefinitionException invalid(String member, String problem, String where) {
+      String key =
+          where.equals("annotation") || where.equals("default")
+              ? "the " + where + " (no config key set; e.g. bulwark." + kind.configSegment() + "." + name + ")"
+              : "config key '" + where + "'";
+      return new InvalidDefinitionException(
+          "Invalid @"
+              + kind.annotationName()
+              + " '"
+              + name
+              + "' on "
+              + origin.describe()
+              + ": member '"
+              + member
+              + "' from "
+              + key
+              + ": "
+              + problem);
+    }
+  }
+}

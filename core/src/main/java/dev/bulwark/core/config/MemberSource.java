@@ -1,0 +1,54 @@
+package dev.bulwark.core.config;
+
+import java.util.Optional;
+
+/**
+ * Finds the config value that overrides one member of one limit, in DESIGN.md's precedence:
+ * FT-style method key, FT-style class key, named key, FT-style global key; else the annotation.
+ */
+final class MemberSource {
+
+  /** A value found in config, with the key it came from. */
+  record Found(String key, String raw) {}
+
+  private final ConfigLookup config;
+  private final LimitKind kind;
+  private final Origin origin;
+  private final String name;
+
+  MemberSource(ConfigLookup config, LimitKind kind, Origin origin, String name) {
+    this.config = config;
+    this.kind = kind;
+    this.origin = origin;
+    this.name = name;
+  }
+
+  /**
+   * @param ftMember the member as FT-style keys spell it ({@code waitingTime})
+   * @param namedMember the member as named keys spell it ({@code waiting-time}); null when named
+   *     keys do not carry it (units are part of a named key's duration)
+   */
+  Optional<Found> find(String ftMember, String namedMember) {
+    String annotation = kind.annotationName();
+    if (origin.isMethod()) {
+      Optional<Found> found =
+          lookup(origin.className() + "/" + origin.methodName() + "/" + annotation + "/" + ftMember)
+              .or(() -> lookup(origin.className() + "/" + annotation + "/" + ftMember));
+      if (found.isPresent()) {
+        return found;
+      }
+    }
+    if (namedMember != null) {
+      Optional<Found> named =
+          lookup("bulwark." + kind.configSegment() + "." + name + "." + namedMember);
+      if (named.isPresent()) {
+        return named;
+      }
+    }
+    return lookup(annotation + "/" + ftMember);
+  }
+
+  private Optional<Found> lookup(String key) {
+    return config.get(key).map(String::trim).filter(v -> !v.isEmpty()).map(v -> new Found(key, v));
+  }
+}

@@ -1,0 +1,193 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.BulkheadFullException;
+import dev.bulwark.Permit;
+import dev.bulwark.StoreUnavailableException;
+import dev.bulwark.core.config.BulkheadDefinition;
+import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.PermitSpec;
+import dev.bulwark.spi.PermitStore;
+import dev.bulwark.spi.StoreException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One bulkhead: takes a permit from the store, queues when it may wait, and hands back a {@link
+ * Permit} whose close releases it. Everything it needs is resolved when it is built.
+ */
+public final class BulkheadLimiter {
+
+  private static final Logger LOG = Logger.getLogger(BulkheadLimiter.class.getName());
+
+  private final BulkheadDefinition definition;
+  private final PermitSpec spec;
+  private final PermitStore store;
+  private final StoreAccess access;
+  private final BulkheadLimiter fallback;
+  private final long waitNanos;
+  private final LimitStats stats = new LimitStats();
+
+  BulkheadLimiter(BulkheadDefinition definition, StoreAccess access, BulkheadLimiter fallback) {
+    this.definition = definition;
+    this.spec =
+        new PermitSpec(
+            definition.name(),
+            definition.value(),
+            definition.lease().toMillis(),
+            definition.waitingTime().toMillis());
+    this.store = access.store().permits();
+    this.access = access;
+    this.fallback = fallback;
+    this.waitNanos = definition.waitingTime().toNanos();
+  }
+
+  public BulkheadDefinition definition() {
+    return definition;
+  }
+
+  public LimitStats stats() {
+    return stats;
+  }
+
+  /** Takes a permit, waiting up to the definition's waiting time. */
+  public Permit acquire() {
+    return acquire(waitNanos);
+  }
+
+  /** Takes a permit only if one is free now; null otherwise. */
+  public Permit tryAcquire() {
+    try {
+      return acquire(0);
+    } catch (BulkheadFullException e) {
+      return null;
+    }
+  }
+
+  private Permit acquire(long maxWaitNanos) {
+    boolean mayQueue = maxWaitNanos > 0;
+    long deadline = mayQueue ? System.nanoTime() + maxWaitNanos : 0;
+    HeldPermit permit = new HeldPermit(RequestIds.next());
+    if (mayQueue) {
+      access.waiters().register(permit);
+    }
+    Grant grant;
+    try {
+      grant = store.acquire(spec, permit.requestId, mayQueue);
+      if (grant == Grant.QUEUED) {
+        stats.onWaited();
+        grant = QueuedRequest.await(permit, deadline, access.wakeUpCheckInterval(), permit);
+      }
+    } catch (StoreException e) {
+      return onStoreFailure(e, maxWaitNanos);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stats.onRejected();
+      throw new BulkheadFullException(
+          definition.name(), "Interrupted while waiting for bulkhead '" + definition.name() + "'", e);
+    } finally {
+      if (mayQueue) {
+        access.waiters().unregister(permit);
+      }
+    }
+    if (!grant.isGranted()) {
+      stats.onRejected();
+      throw new BulkheadFullException(
+          definition.name(),
+          "Bulkhead '"
+              + definition.name()
+              + "' is full: "
+              + definition.value()
+              + " calls running"
+              + (mayQueue ? ", no permit within " + definition.waitingTime().toMillis() + " ms" : ""));
+    }
+    stats.onGranted();
+    if (access.renewer() != null) {
+      access
+          .renewer()
+          .track(
+              new Lease(Lease.Kind.PERMIT, spec.name(), "", permit.requestId, spec.leaseMillis()),
+              stats);
+    }
+    return permit;
+  }
+
+  private Permit onStoreFailure(StoreException e, long maxWaitNanos) {
+    stats.onStoreFailure();
+    switch (access.failurePolicy()) {
+      case FAIL_OPEN:
+        stats.onPassedThrough();
+        LOG.log(Level.FINE, "Bulwark: store unavailable, letting a call through", e);
+        return NoPermit.INSTANCE;
+      case LOCAL:
+        return maxWaitNanos > 0 ? fallback.acquire() : fallback.tryAcquireOrThrow();
+      default:
+        throw new StoreUnavailableException(
+            definition.name(),
+            "Bulkhead '" + definition.name() + "': store unavailable: " + e.getMessage(),
+            e);
+    }
+  }
+
+  private Permit tryAcquireOrThrow() {
+    return acquire(0);
+  }
+
+  /** A held permit; also the signal its thread parks on while queued. */
+  private final class HeldPermit extends GrantSignal implements Permit, QueuedRequest.Queue {
+    private static final VarHandle CLOSED;
+
+    static {
+      try {
+        CLOSED = MethodHandles.lookup().findVarHandle(HeldPermit.class, "closed", boolean.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    @SuppressWarnings("unused") // written through CLOSED
+    private volatile boolean closed;
+
+    HeldPermit(long requestId) {
+      super(requestId);
+    }
+
+    @Override
+    public void close() {
+      if (!CLOSED.compareAndSet(this, false, true)) {
+        return;
+      }
+      if (access.renewer() != null) {
+        access.renewer().untrack(requestId);
+      }
+      release();
+    }
+
+    @Override
+    public void release() {
+      try {
+        store.release(spec, requestId);
+      } catch (StoreException e) {
+        stats.onStoreFailure();
+        LOG.log(
+            Level.WARNING,
+            "Bulwark: could not release a permit of '"
+                + spec.name()
+                + "'; the store reclaims it when its lease runs out",
+            e);
+      }
+    }
+
+    @Override
+    public Grant poll() {
+      return store.poll(spec, requestId);
+    }
+
+    @Override
+    public Grant cancel() {
+      return store.cancel(spec, requestId);
+    }
+  }
+}

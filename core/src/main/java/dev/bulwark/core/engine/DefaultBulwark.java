@@ -1,0 +1,128 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.BulkheadFullException;
+import dev.bulwark.BulkheadHandle;
+import dev.bulwark.Bulwark;
+import dev.bulwark.LockHandle;
+import dev.bulwark.LockMode;
+import dev.bulwark.LockPermit;
+import dev.bulwark.Permit;
+import dev.bulwark.RateLimiterHandle;
+import dev.bulwark.core.config.DefinitionResolver;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The programmatic API: limits by name, configured by the named keys, one limiter per name for
+ * the engine's life.
+ */
+final class DefaultBulwark implements Bulwark {
+
+  private final BulwarkEngine engine;
+  private final Map<String, BulkheadHandle> bulkheads = new ConcurrentHashMap<>();
+  private final Map<String, RateLimiterHandle> rateLimiters = new ConcurrentHashMap<>();
+  private final Map<String, LockHandle> locks = new ConcurrentHashMap<>();
+
+  DefaultBulwark(BulwarkEngine engine) {
+    this.engine = engine;
+  }
+
+  @Override
+  public BulkheadHandle bulkhead(String name) {
+    return cached(bulkheads, name, n -> new Bulkhead(engine.bulkhead(resolver().bulkhead(n))));
+  }
+
+  @Override
+  public RateLimiterHandle rateLimiter(String name) {
+    return cached(
+        rateLimiters, name, n -> new Rate(engine.rateLimiter(resolver().rateLimit(n))));
+  }
+
+  @Override
+  public LockHandle lock(String name) {
+    return cached(locks, name, n -> new Lock(engine.lock(resolver().lock(n))));
+  }
+
+  private DefinitionResolver resolver() {
+    return engine.resolver();
+  }
+
+  private static <H> H cached(Map<String, H> handles, String name, Function<String, H> create) {
+    H handle = handles.get(name);
+    return handle != null ? handle : handles.computeIfAbsent(name, create);
+  }
+
+  private record Bulkhead(BulkheadLimiter limiter) implements BulkheadHandle {
+    @Override
+    public String name() {
+      return limiter.definition().name();
+    }
+
+    @Override
+    public <T> T call(Callable<T> work) throws Exception {
+      try (Permit permit = limiter.acquire()) {
+        return work.call();
+      }
+    }
+
+    @Override
+    public Permit acquire() throws BulkheadFullException {
+      return limiter.acquire();
+    }
+
+    @Override
+    public Optional<Permit> tryAcquire() {
+      return Optional.ofNullable(limiter.tryAcquire());
+    }
+  }
+
+  private record Rate(RateLimiter limiter) implements RateLimiterHandle {
+    @Override
+    public String name() {
+      return limiter.definition().name();
+    }
+
+    @Override
+    public <T> T call(Callable<T> work) throws Exception {
+      limiter.acquire();
+      return work.call();
+    }
+
+    @Override
+    public void acquire() {
+      limiter.acquire();
+    }
+
+    @Override
+    public boolean tryAcquire() {
+      return limiter.tryAcquire();
+    }
+  }
+
+  private record Lock(KeyedLock lock) implements LockHandle {
+    @Override
+    public String name() {
+      return lock.definition().name();
+    }
+
+    @Override
+    public <T> T call(String key, LockMode mode, Callable<T> work) throws Exception {
+      try (LockPermit permit = lock.lock(key, mode)) {
+        return work.call();
+      }
+    }
+
+    @Override
+    public LockPermit lock(String key, LockMode mode) {
+      return lock.lock(key, mode);
+    }
+
+    @Override
+    public Optional<LockPermit> tryLock(String key, LockMode mode) {
+      return lock.tryLock(key, mode);
+    }
+  }
+}

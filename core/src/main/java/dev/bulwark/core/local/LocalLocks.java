@@ -1,0 +1,185 @@
+package dev.bulwark.core.local;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.GrantListener;
+import dev.bulwark.spi.LockSpec;
+import dev.bulwark.spi.LockStore;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Keyed read-write locks of one JVM. Each key's state lives in the map only while somebody holds
+ * or waits for it, so a million distinct keys cost nothing once released. Requests queue first
+ * come, first served: a queued writer holds back every reader behind it.
+ *
+ * <p>Fencing tokens come from one counter per name, started at the epoch in microseconds: they
+ * grow with every write grant of every key, survive the removal of idle keys, and keep growing
+ * across restarts of the JVM.
+ */
+final class LocalLocks implements LockStore {
+
+  private final Map<String, Family> families = new ConcurrentHashMap<>();
+  private final GrantListener listener;
+
+  LocalLocks(GrantListener listener) {
+    this.listener = listener;
+  }
+
+  @Override
+  public Grant acquire(LockSpec spec, String key, LockMode mode, long requestId, boolean mayQueue) {
+    Family family = family(spec);
+    Grant[] result = new Grant[1];
+    family.keys.compute(
+        key,
+        (k, state) -> {
+          KeyState s = state == null ? new KeyState() : state;
+          result[0] = s.acquire(family, mode, requestId, mayQueue);
+          return s.idle() ? null : s;
+        });
+    return result[0];
+  }
+
+  @Override
+  public Grant poll(LockSpec spec, String key, long requestId) {
+    Grant[] result = {Grant.GRANTED};
+    family(spec)
+        .keys
+        .computeIfPresent(
+            key,
+            (k, state) -> {
+              result[0] =
+                  state.queue.containsKey(requestId)
+                      ? Grant.QUEUED
+                      : Grant.granted(state.tokenOf(requestId));
+              return state;
+            });
+    return result[0];
+  }
+
+  @Override
+  public Grant cancel(LockSpec spec, String key, long requestId) {
+    Family family = family(spec);
+    Grant[] result = {Grant.GRANTED};
+    List<long[]> granted = new ArrayList<>();
+    family.keys.computeIfPresent(
+        key,
+        (k, state) -> {
+          if (state.queue.remove(requestId) != null) {
+            result[0] = Grant.REJECTED;
+            // a withdrawn writer at the head may have been holding readers back
+            state.grantFromQueue(family, granted);
+          } else {
+            result[0] = Grant.granted(state.tokenOf(requestId));
+          }
+          return state.idle() ? null : state;
+        });
+    granted.forEach(g -> listener.granted(g[0], g[1]));
+    return result[0];
+  }
+
+  @Override
+  public void release(LockSpec spec, String key, long requestId) {
+    Family family = family(spec);
+    List<long[]> granted = new ArrayList<>();
+    family.keys.computeIfPresent(
+        key,
+        (k, state) -> {
+          state.release(requestId);
+          state.grantFromQueue(family, granted);
+          return state.idle() ? null : state;
+        });
+    granted.forEach(g -> listener.granted(g[0], g[1]));
+  }
+
+  /** Keys of {@code name} that hold state right now, for tests and diagnostics. */
+  int liveKeys(String name) {
+    Family family = families.get(name);
+    return family == null ? 0 : family.keys.size();
+  }
+
+  private Family family(LockSpec spec) {
+    Family family = families.get(spec.name());
+    return family != null ? family : families.computeIfAbsent(spec.name(), n -> new Family());
+  }
+
+  /** The keys of one lock name and its fencing counter. */
+  private static final class Family {
+    final Map<String, KeyState> keys = new ConcurrentHashMap<>();
+    final AtomicLong fencing = new AtomicLong(System.currentTimeMillis() * 1000);
+  }
+
+  /** One key: its holders and its queue. Only touched inside the map's per-key compute. */
+  private static final class KeyState {
+    private long writer;
+    private long writerToken;
+    private int readers;
+    /** Queued requests in arrival order. */
+    private final LinkedHashMap<Long, LockMode> queue = new LinkedHashMap<>();
+    /** Tokens of requests granted from the queue, until they are released. */
+    private final Map<Long, Long> handedOver = new LinkedHashMap<>();
+
+    Grant acquire(Family family, LockMode mode, long requestId, boolean mayQueue) {
+      if (queue.isEmpty() && compatible(mode)) {
+        return Grant.granted(take(family, mode, requestId));
+      }
+      if (!mayQueue) {
+        return Grant.REJECTED;
+      }
+      queue.put(requestId, mode);
+      return Grant.QUEUED;
+    }
+
+    private boolean compatible(LockMode mode) {
+      return writer == 0 && (mode == LockMode.READ || readers == 0);
+    }
+
+    private long take(Family family, LockMode mode, long requestId) {
+      if (mode == LockMode.WRITE) {
+        writer = requestId;
+        writerToken = family.fencing.incrementAndGet();
+        return writerToken;
+      }
+      readers++;
+      return family.fencing.get();
+    }
+
+    void release(long requestId) {
+      handedOver.remove(requestId);
+      if (writer == requestId) {
+        writer = 0;
+      } else if (readers > 0) {
+        readers--;
+      }
+    }
+
+    /** Grants from the head of the queue while the head is compatible; FIFO, no overtaking. */
+    void grantFromQueue(Family family, List<long[]> granted) {
+      Iterator<Map.Entry<Long, LockMode>> head = queue.entrySet().iterator();
+      while (head.hasNext()) {
+        Map.Entry<Long, LockMode> next = head.next();
+        if (!compatible(next.getValue())) {
+          return;
+        }
+        head.remove();
+        long token = take(family, next.getValue(), next.getKey());
+        handedOver.put(next.getKey(), token);
+        granted.add(new long[] {next.getKey(), token});
+      }
+    }
+
+    long tokenOf(long requestId) {
+      Long token = handedOver.get(requestId);
+      return token == null ? 0 : token;
+    }
+
+    boolean idle() {
+      return writer == 0 && readers == 0 && queue.isEmpty();
+    }
+  }
+}
