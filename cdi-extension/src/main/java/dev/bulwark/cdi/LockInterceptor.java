@@ -1,0 +1,35 @@
+package dev.bulwark.cdi;
+
+import dev.bulwark.DistributedLock;
+import dev.bulwark.LockPermit;
+import jakarta.annotation.Priority;
+import jakarta.inject.Inject;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+
+/** Runs a {@link DistributedLock} method holding the key its {@code @LockKey} arguments name. */
+@DistributedLock
+@Interceptor
+@Priority(Priorities.BULWARK)
+public class LockInterceptor {
+
+  private final GuardCache<LockGuard> guards;
+
+  @Inject
+  public LockInterceptor(BulwarkRuntime runtime) {
+    this.guards = runtime.locks();
+  }
+
+  @AroundInvoke
+  public Object guard(InvocationContext context) throws Exception {
+    LockGuard guard = guards.get(context);
+    if (guard == null) {
+      return context.proceed();
+    }
+    String key = guard.keys().keyOf(context.getParameters());
+    try (LockPermit permit = guard.lock().lock(key, guard.mode())) {
+      return context.proceed();
+    }
+  }
+}
