@@ -1,0 +1,80 @@
+package dev.bulwark.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bulwark.Permit;
+import dev.bulwark.core.config.BulkheadDefinition;
+import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.config.Origin;
+import dev.bulwark.spi.Lease;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LeaseRenewerTest {
+
+  private final SwitchableStore[] store = new SwitchableStore[1];
+
+  private BulwarkEngine engine() {
+    return BulwarkEngine.start(
+        ConfigLookup.of(Map.of("bulwark.store", SwitchableStore.ID)),
+        List.of(SwitchableStore.provider(store)));
+  }
+
+  private static BulkheadDefinition bulkhead(Duration lease) {
+    return new BulkheadDefinition(
+        "renewed", Origin.programmatic(), true, 2, Duration.ZERO, lease, Map.of());
+  }
+
+  @Test
+  void aHeldPermitIsRenewedOnceAThirdOfItsLeaseHasPassedAndNotAfterRelease() throws Exception {
+    try (BulwarkEngine engine = engine()) {
+      LeaseRenewer renewer = engine.leaseRenewer().orElseThrow();
+      BulkheadLimiter limiter = engine.bulkhead(bulkhead(Duration.ofHours(1)));
+      Permit permit = limiter.acquire();
+      assertThat(renewer.size()).isEqualTo(1);
+      renewer.renewDue();
+      assertThat(store[0].renewals).as("not due within the first third").isEmpty();
+      permit.close();
+      assertThat(renewer.size()).isZero();
+    }
+  }
+
+  @Test
+  void dueLeasesAreRenewedInOneBatch() throws Exception {
+    try (BulwarkEngine engine = engine()) {
+      LeaseRenewer renewer = engine.leaseRenewer().orElseThrow();
+      BulkheadLimiter limiter = engine.bulkhead(bulkhead(Duration.ofMillis(30)));
+      Permit first = limiter.acquire();
+      Permit second = limiter.acquire();
+      Thread.sleep(15); // two thirds of the lease: both are due whatever the scheduler does
+      renewer.renewDue();
+      synchronized (store[0]) {
+        assertThat(store[0].renewals).isNotEmpty();
+        List<Lease> last = store[0].renewals.get(store[0].renewals.size() - 1);
+        assertThat(last).extracting(Lease::name).containsOnly("renewed");
+        assertThat(last).extracting(Lease::leaseMillis).containsOnly(30L);
+        assertThat(store[0].renewals.stream().mapToInt(List::size).sum()).isGreaterThanOrEqualTo(2);
+      }
+      first.close();
+      second.close();
+    }
+  }
+
+  @Test
+  void aLeaseTheStoreLostIsCountedAndNoLongerRenewed() throws Exception {
+    try (BulwarkEngine engine = engine()) {
+      LeaseRenewer renewer = engine.leaseRenewer().orElseThrow();
+      BulkheadLimiter limiter = engine.bulkhead(bulkhead(Duration.ofMillis(30)));
+      Permit permit = limiter.acquire();
+      store[0].revokeAll = true;
+      Thread.sleep(15); // due now
+      renewer.renewDue();
+      assertThat(renewer.size()).isZero();
+      assertThat(limiter.stats().leasesLost()).isEqualTo(1);
+      permit.close();
+      assertThat(limiter.stats().leasesLost()).isEqualTo(1);
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.core.local.LocalStore;
+import dev.bulwark.spi.BulwarkStore;
+import dev.bulwark.spi.BulwarkStoreProvider;
+import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.LockSpec;
+import dev.bulwark.spi.LockStore;
+import dev.bulwark.spi.PermitSpec;
+import dev.bulwark.spi.PermitStore;
+import dev.bulwark.spi.RateSpec;
+import dev.bulwark.spi.RateStore;
+import dev.bulwark.spi.StoreContext;
+import dev.bulwark.spi.StoreException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A store for engine tests: the local store's semantics, but it can be switched off like an
+ * unreachable server, its leases expire, and it records and can revoke them. It stands in for a
+ * remote store only to exercise the engine's own logic; stores are tested against real servers.
+ */
+final class SwitchableStore implements BulwarkStore {
+
+  static final String ID = "switchable";
+
+  volatile boolean down;
+  final List<List<Lease>> renewals = new ArrayList<>();
+  volatile boolean revokeAll;
+  private final LocalStore local;
+
+  SwitchableStore(StoreContext context) {
+    this.local = new LocalStore(context.grantListener());
+  }
+
+  static BulwarkStoreProvider provider(SwitchableStore[] opened) {
+    return new BulwarkStoreProvider() {
+      @Override
+      public String id() {
+        return ID;
+      }
+
+      @Override
+      public BulwarkStore open(StoreContext context) {
+        opened[0] = new SwitchableStore(context);
+        return opened[0];
+      }
+    };
+  }
+
+  private void check() {
+    if (down) {
+      throw new StoreException("connection refused (test)");
+    }
+  }
+
+  @Override
+  public PermitStore permits() {
+    PermitStore permits = local.permits();
+    return new PermitStore() {
+      @Override
+      public Grant acquire(PermitSpec spec, long requestId, boolean mayQueue) {
+        check();
+        return permits.acquire(spec, requestId, mayQueue);
+      }
+
+      @Override
+      public Grant poll(PermitSpec spec, long requestId) {
+        check();
+        return permits.poll(spec, requestId);
+      }
+
+      @Override
+      public Grant cancel(PermitSpec spec, long requestId) {
+        check();
+        return permits.cancel(spec, requestId);
+      }
+
+      @Override
+      public void release(PermitSpec spec, long requestId) {
+        check();
+        permits.release(spec, requestId);
+      }
+    };
+  }
+
+  @Override
+  public RateStore rates() {
+    return (RateSpec spec, long maxWaitNanos) -> {
+      check();
+      return local.rates().reserve(spec, maxWaitNanos);
+    };
+  }
+
+  @Override
+  public LockStore locks() {
+    LockStore locks = local.locks();
+    return new LockStore() {
+      @Override
+      public Grant acquire(
+          LockSpec spec, String key, LockMode mode, long requestId, boolean mayQueue) {
+        check();
+        return locks.acquire(spec, key, mode, requestId, mayQueue);
+      }
+
+      @Override
+      public Grant poll(LockSpec spec, String key, long requestId) {
+        check();
+        return locks.poll(spec, key, requestId);
+      }
+
+      @Override
+      public Grant cancel(LockSpec spec, String key, long requestId) {
+        check();
+        return locks.cancel(spec, key, requestId);
+      }
+
+      @Override
+      public void release(LockSpec spec, String key, long requestId) {
+        check();
+        locks.release(spec, key, requestId);
+      }
+    };
+  }
+
+  @Override
+  public boolean leasesExpire() {
+    return true;
+  }
+
+  @Override
+  public synchronized List<Lease> renew(List<Lease> leases) {
+    check();
+    renewals.add(List.copyOf(leases));
+    return revokeAll ? List.copyOf(leases) : List.of();
+  }
+
+  @Override
+  public Duration wakeUpCheckInterval() {
+    return Duration.ofMillis(50);
+  }
+
+  @Override
+  public void close() {}
+}
