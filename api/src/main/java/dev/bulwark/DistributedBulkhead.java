@@ -12,8 +12,8 @@ import java.time.temporal.ChronoUnit;
 /**
  * Caps how many calls of the annotated method run at once across every JVM of the service.
  *
- * <p>On a class, every business method of the class gets its own bulkhead unless {@link #name()}
- * is set, in which case they share it. A caller that finds the bulkhead full waits up to {@link
+ * <p>On a class, every business method of the class gets its own bulkhead unless {@link #name()} is
+ * set, in which case they share it. A caller that finds the bulkhead full waits up to {@link
  * #waitingTime()} (first come, first served) and then gets a {@link BulkheadFullException}.
  */
 @InterceptorBinding

@@ -13,9 +13,9 @@ import java.time.temporal.ChronoUnit;
  * Guards the annotated method with a cluster-wide read-write lock on the resource named by its
  * {@link LockKey} parameters: many readers or one writer per key.
  *
- * <p>An empty {@link #name()} means the declaring class's fully qualified name, so the reading
- * and the writing methods of one bean share a lock by default. Locks are re-entrant per thread:
- * a nested call on the same name and key that needs the same or a weaker mode runs under the lock
+ * <p>An empty {@link #name()} means the declaring class's fully qualified name, so the reading and
+ * the writing methods of one bean share a lock by default. Locks are re-entrant per thread: a
+ * nested call on the same name and key that needs the same or a weaker mode runs under the lock
  * already held; a READ holder asking for WRITE gets an {@link IllegalStateException} instead of a
  * deadlock.
  */

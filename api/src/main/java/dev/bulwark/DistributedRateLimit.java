@@ -12,9 +12,9 @@ import java.time.temporal.ChronoUnit;
 /**
  * Caps how many calls of the annotated method start per time window across every JVM.
  *
- * <p>A caller that may wait ({@link #waitingTime()} &gt; 0) reserves the next free slot and
- * sleeps until it comes; a caller that may not gets a {@link RateLimitExceededException} telling
- * when the next permit frees up.
+ * <p>A caller that may wait ({@link #waitingTime()} &gt; 0) reserves the next free slot and sleeps
+ * until it comes; a caller that may not gets a {@link RateLimitExceededException} telling when the
+ * next permit frees up.
  */
 @InterceptorBinding
 @Inherited

@@ -5,12 +5,12 @@ import java.util.Deque;
 import java.util.Optional;
 
 /**
- * The locks held by the current thread, innermost last. A method guarded by {@link
- * DistributedLock} reads its fencing token here and passes it to the downstream it writes to.
+ * The locks held by the current thread, innermost last. A method guarded by {@link DistributedLock}
+ * reads its fencing token here and passes it to the downstream it writes to.
  */
 public final class LockContext {
 
-  private static final ThreadLocal<Deque<LockPermit>> HELD = 
+  private static final ThreadLocal<Deque<LockPermit>> HELD =
       ThreadLocal.withInitial(ArrayDeque::new);
 
   private LockContext() {}
@@ -27,7 +27,8 @@ public final class LockContext {
    */
   public static long fencingToken() {
     return current()
-        .orElseThrow(() -> new IllegalStateException("The current thread holds no distributed lock"))
+        .orElseThrow(
+            () -> new IllegalStateException("The current thread holds no distributed lock"))
         .fencingToken();
   }
 

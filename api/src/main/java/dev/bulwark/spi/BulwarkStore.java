@@ -16,8 +16,8 @@ public interface BulwarkStore extends AutoCloseable {
   LockStore locks();
 
   /**
-   * Whether held permits and locks expire unless renewed. A store that lives and dies with the
-   * JVM (local) says no, and the engine then tracks no leases.
+   * Whether held permits and locks expire unless renewed. A store that lives and dies with the JVM
+   * (local) says no, and the engine then tracks no leases.
    */
   boolean leasesExpire();
 
@@ -28,8 +28,8 @@ public interface BulwarkStore extends AutoCloseable {
   List<Lease> renew(List<Lease> leases);
 
   /**
-   * How long a waiter trusts the {@link GrantListener} before it polls once: a bound on the delay
-   * a lost wake-up can cost. {@link Duration#ZERO} for a store whose wake-ups cannot be lost.
+   * How long a waiter trusts the {@link GrantListener} before it polls once: a bound on the delay a
+   * lost wake-up can cost. {@link Duration#ZERO} for a store whose wake-ups cannot be lost.
    */
   Duration wakeUpCheckInterval();
 

@@ -1,8 +1,8 @@
 package dev.bulwark.spi;
 
 /**
- * A store's answer to an acquire, poll or cancel. The fencing token is meaningful for granted
- * write locks only; everything else uses the shared constants so the hot path allocates nothing.
+ * A store's answer to an acquire, poll or cancel. The fencing token is meaningful for granted write
+ * locks only; everything else uses the shared constants so the hot path allocates nothing.
  */
 public record Grant(Outcome outcome, long fencingToken) {
 

@@ -4,8 +4,8 @@ import dev.bulwark.LockMode;
 
 /**
  * The keyed read-write lock primitive of a store: per key, many readers or one writer, requests
- * queued first come, first served (so a queued writer holds back later readers), a fencing
- * counter per key that grows with every write grant.
+ * queued first come, first served (so a queued writer holds back later readers), a fencing counter
+ * per key that grows with every write grant.
  */
 public interface LockStore {
 

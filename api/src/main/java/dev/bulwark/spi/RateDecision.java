@@ -4,8 +4,8 @@ package dev.bulwark.spi;
  * A store's answer to a rate-limit reservation.
  *
  * @param granted whether the caller has a permit
- * @param delayNanos when granted, how long the caller must wait before its reserved slot starts
- *     (0 for now); when rejected, how long until the next permit frees up
+ * @param delayNanos when granted, how long the caller must wait before its reserved slot starts (0
+ *     for now); when rejected, how long until the next permit frees up
  */
 public record RateDecision(boolean granted, long delayNanos) {
 

@@ -3,13 +3,13 @@ package dev.bulwark.cdi;
 import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.DistributedLock;
 import dev.bulwark.DistributedRateLimit;
+import jakarta.decorator.Decorator;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
 import jakarta.enterprise.inject.build.compatible.spi.ClassConfig;
 import jakarta.enterprise.inject.build.compatible.spi.Enhancement;
 import jakarta.enterprise.inject.build.compatible.spi.SkipIfPortableExtensionPresent;
 import jakarta.enterprise.inject.build.compatible.spi.Synthesis;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
-import jakarta.decorator.Decorator;
 import jakarta.interceptor.Interceptor;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -27,7 +27,11 @@ public class BulwarkBuildExtension implements BuildCompatibleExtension {
   @Enhancement(
       types = Object.class,
       withSubtypes = true,
-      withAnnotations = {DistributedBulkhead.class, DistributedRateLimit.class, DistributedLock.class})
+      withAnnotations = {
+        DistributedBulkhead.class,
+        DistributedRateLimit.class,
+        DistributedLock.class
+      })
   public void collect(ClassConfig type) {
     // interceptors carry the bindings they implement; they are not guarded beans
     if (!type.info().hasAnnotation(Interceptor.class)

@@ -17,16 +17,21 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * The portable extension (Weld, Payara): collects the bean classes that carry a Bulwark binding
- * and fails the deployment, with a {@link DefinitionException} naming method, member and config
- * key, when any of their definitions is invalid.
+ * The portable extension (Weld, Payara): collects the bean classes that carry a Bulwark binding and
+ * fails the deployment, with a {@link DefinitionException} naming method, member and config key,
+ * when any of their definitions is invalid.
  */
 public class BulwarkExtension implements Extension {
 
   private final Set<Class<?>> guarded = new LinkedHashSet<>();
 
   void collect(
-      @Observes @WithAnnotations({DistributedBulkhead.class, DistributedRateLimit.class, DistributedLock.class})
+      @Observes
+          @WithAnnotations({
+            DistributedBulkhead.class,
+            DistributedRateLimit.class,
+            DistributedLock.class
+          })
           ProcessAnnotatedType<?> type) {
     if (GuardedMethods.isGuardable(type.getAnnotatedType().getJavaClass())) {
       guarded.add(type.getAnnotatedType().getJavaClass());

@@ -19,7 +19,8 @@ public class GuardedClassesCreator implements SyntheticBeanCreator<GuardedClasse
       try {
         classes.add(Class.forName(name, false, loader));
       } catch (ClassNotFoundException e) {
-        throw new IllegalStateException("Bulwark: guarded class " + name + " is gone at runtime", e);
+        throw new IllegalStateException(
+            "Bulwark: guarded class " + name + " is gone at runtime", e);
       }
     }
     return new GuardedClasses(classes);

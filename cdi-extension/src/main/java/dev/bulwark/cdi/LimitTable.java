@@ -25,7 +25,10 @@ final class LimitTable {
     for (LimitDefinition definition : definitions) {
       table
           .append(System.lineSeparator())
-          .append(String.format("  %-10s %-32s %-48s", kind(definition), definition.name(), definition.origin().describe()));
+          .append(
+              String.format(
+                  "  %-10s %-32s %-48s",
+                  kind(definition), definition.name(), definition.origin().describe()));
       if (!definition.enabled()) {
         table.append(" disabled by ").append(definition.sources().get("enabled"));
         continue;

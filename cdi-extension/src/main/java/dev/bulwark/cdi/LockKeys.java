@@ -6,8 +6,8 @@ import java.lang.reflect.Parameter;
 import java.util.Arrays;
 
 /**
- * Which parameters of a locked method form the key, found once per method; several are joined
- * with {@code ':'} in declaration order, none means the whole name is one lock.
+ * Which parameters of a locked method form the key, found once per method; several are joined with
+ * {@code ':'} in declaration order, none means the whole name is one lock.
  */
 final class LockKeys {
 

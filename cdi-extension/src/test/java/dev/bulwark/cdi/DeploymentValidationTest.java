@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class DeploymentValidationTest {
@@ -103,8 +103,10 @@ class DeploymentValidationTest {
     int entered =
         WeldContainers.withContainer(
             Map.of(
-                "bulwark.bulkhead.legacy-api.value", "3",
-                Legacy.class.getName() + "/call/DistributedBulkhead/value", "2"),
+                "bulwark.bulkhead.legacy-api.value",
+                "3",
+                Legacy.class.getName() + "/call/DistributedBulkhead/value",
+                "2"),
             c -> concurrentEntries(c.select(Legacy.class).get(), 6),
             Legacy.class);
     assertThat(entered).isEqualTo(2);

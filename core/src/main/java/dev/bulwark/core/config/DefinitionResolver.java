@@ -16,8 +16,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Turns an annotation plus configuration into a definition, once per method. Every value is
- * checked here, so an invalid one fails the deployment instead of the first call.
+ * Turns an annotation plus configuration into a definition, once per method. Every value is checked
+ * here, so an invalid one fails the deployment instead of the first call.
  */
 public final class DefinitionResolver {
 
@@ -211,7 +211,9 @@ public final class DefinitionResolver {
           unit = ChronoUnit.valueOf(unitOverride.get().raw().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
           throw invalid(
-              unitMember, "'" + unitOverride.get().raw() + "' is not a ChronoUnit", unitOverride.get());
+              unitMember,
+              "'" + unitOverride.get().raw() + "' is not a ChronoUnit",
+              unitOverride.get());
         }
         sources.put(unitMember, unitOverride.get().key());
       }
@@ -248,7 +250,8 @@ public final class DefinitionResolver {
         sources.put(member, found.get().key());
         return value;
       } catch (IllegalArgumentException e) {
-        throw invalid(member, "'" + found.get().raw() + "' is not a " + type.getSimpleName(), found.get());
+        throw invalid(
+            member, "'" + found.get().raw() + "' is not a " + type.getSimpleName(), found.get());
       }
     }
 
@@ -263,7 +266,13 @@ public final class DefinitionResolver {
     InvalidDefinitionException invalid(String member, String problem, String where) {
       String key =
           where.equals("annotation") || where.equals("default")
-              ? "the " + where + " (no config key set; e.g. bulwark." + kind.configSegment() + "." + name + ")"
+              ? "the "
+                  + where
+                  + " (no config key set; e.g. bulwark."
+                  + kind.configSegment()
+                  + "."
+                  + name
+                  + ")"
               : "config key '" + where + "'";
       return new InvalidDefinitionException(
           "Invalid @"

@@ -40,7 +40,9 @@ public final class Durations {
       }
     }
     throw new IllegalArgumentException(
-        "'" + text + "' is not a duration (use 200ms, 5s, 1m, 2h, ISO-8601 like PT0.2S, or a number)");
+        "'"
+            + text
+            + "' is not a duration (use 200ms, 5s, 1m, 2h, ISO-8601 like PT0.2S, or a number)");
   }
 
   /** {@code amount} of {@code unit}, refusing units without a fixed length. */

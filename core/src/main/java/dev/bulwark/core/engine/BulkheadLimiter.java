@@ -86,7 +86,9 @@ public final class BulkheadLimiter {
       Thread.currentThread().interrupt();
       stats.onRejected();
       throw new BulkheadFullException(
-          definition.name(), "Interrupted while waiting for bulkhead '" + definition.name() + "'", e);
+          definition.name(),
+          "Interrupted while waiting for bulkhead '" + definition.name() + "'",
+          e);
     } finally {
       if (mayQueue) {
         access.waiters().unregister(permit);
@@ -101,7 +103,9 @@ public final class BulkheadLimiter {
               + "' is full: "
               + definition.value()
               + " calls running"
-              + (mayQueue ? ", no permit within " + definition.waitingTime().toMillis() + " ms" : ""));
+              + (mayQueue
+                  ? ", no permit within " + definition.waitingTime().toMillis() + " ms"
+                  : ""));
     }
     stats.onGranted();
     if (access.renewer() != null) {

@@ -16,8 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * The programmatic API: limits by name, configured by the named keys, one limiter per name for
- * the engine's life.
+ * The programmatic API: limits by name, configured by the named keys, one limiter per name for the
+ * engine's life.
  */
 final class DefaultBulwark implements Bulwark {
 
@@ -37,8 +37,7 @@ final class DefaultBulwark implements Bulwark {
 
   @Override
   public RateLimiterHandle rateLimiter(String name) {
-    return cached(
-        rateLimiters, name, n -> new Rate(engine.rateLimiter(resolver().rateLimit(n))));
+    return cached(rateLimiters, name, n -> new Rate(engine.rateLimiter(resolver().rateLimit(n))));
   }
 
   @Override

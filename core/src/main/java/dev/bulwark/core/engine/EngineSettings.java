@@ -22,7 +22,8 @@ public record EngineSettings(boolean enabled, String storeId, FailurePolicy fail
         config.get(STORE).map(String::trim).orElse(LocalStoreProvider.ID).toLowerCase(Locale.ROOT);
     FailurePolicy policy;
     try {
-      policy = config.get(FAILURE_POLICY).map(FailurePolicy::parse).orElse(FailurePolicy.FAIL_CLOSED);
+      policy =
+          config.get(FAILURE_POLICY).map(FailurePolicy::parse).orElse(FailurePolicy.FAIL_CLOSED);
     } catch (IllegalArgumentException e) {
       throw new InvalidDefinitionException(
           "Invalid config key '" + FAILURE_POLICY + "': " + e.getMessage(), e);

@@ -114,7 +114,9 @@ public final class KeyedLock {
     if (access.renewer() != null) {
       access
           .renewer()
-          .track(new Lease(Lease.Kind.LOCK, spec.name(), key, lock.requestId, spec.leaseMillis()), stats);
+          .track(
+              new Lease(Lease.Kind.LOCK, spec.name(), key, lock.requestId, spec.leaseMillis()),
+              stats);
     }
     LockContext.push(lock);
     return lock;
@@ -143,7 +145,9 @@ public final class KeyedLock {
         return fallback.lock(key, mode, maxWait);
       default:
         throw new StoreUnavailableException(
-            definition.name(), "Lock " + describe(key) + ": store unavailable: " + e.getMessage(), e);
+            definition.name(),
+            "Lock " + describe(key) + ": store unavailable: " + e.getMessage(),
+            e);
     }
   }
 

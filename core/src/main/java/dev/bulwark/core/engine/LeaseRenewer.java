@@ -2,7 +2,6 @@ package dev.bulwark.core.engine;
 
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.Lease;
-import dev.bulwark.spi.StoreException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

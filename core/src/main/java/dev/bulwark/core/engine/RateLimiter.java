@@ -13,9 +13,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One rate limit: a single reservation in the store, then, if the reserved slot lies ahead, a
- * sleep until it starts. The reservation is made before sleeping, so waiting costs no second
- * round trip and callers are served in the order they reserved.
+ * One rate limit: a single reservation in the store, then, if the reserved slot lies ahead, a sleep
+ * until it starts. The reservation is made before sleeping, so waiting costs no second round trip
+ * and callers are served in the order they reserved.
  */
 public final class RateLimiter {
 
@@ -33,7 +33,10 @@ public final class RateLimiter {
     this.definition = definition;
     this.spec =
         new RateSpec(
-            definition.name(), definition.type(), definition.value(), definition.window().toNanos());
+            definition.name(),
+            definition.type(),
+            definition.value(),
+            definition.window().toNanos());
     this.store = access.store().rates();
     this.failurePolicy = access.failurePolicy();
     this.fallback = fallback;

@@ -14,13 +14,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Keyed read-write locks of one JVM. Each key's state lives in the map only while somebody holds
- * or waits for it, so a million distinct keys cost nothing once released. Requests queue first
- * come, first served: a queued writer holds back every reader behind it.
+ * Keyed read-write locks of one JVM. Each key's state lives in the map only while somebody holds or
+ * waits for it, so a million distinct keys cost nothing once released. Requests queue first come,
+ * first served: a queued writer holds back every reader behind it.
  *
- * <p>Fencing tokens come from one counter per name, started at the epoch in microseconds: they
- * grow with every write grant of every key, survive the removal of idle keys, and keep growing
- * across restarts of the JVM.
+ * <p>Fencing tokens come from one counter per name, started at the epoch in microseconds: they grow
+ * with every write grant of every key, survive the removal of idle keys, and keep growing across
+ * restarts of the JVM.
  */
 final class LocalLocks implements LockStore {
 
@@ -119,8 +119,10 @@ final class LocalLocks implements LockStore {
     private long writer;
     private long writerToken;
     private int readers;
+
     /** Queued requests in arrival order. */
     private final LinkedHashMap<Long, LockMode> queue = new LinkedHashMap<>();
+
     /** Tokens of requests granted from the queue, until they are released. */
     private final Map<Long, Long> handedOver = new LinkedHashMap<>();
 

@@ -52,7 +52,9 @@ final class LocalPermits implements PermitStore {
 
   private Bulkhead bulkhead(PermitSpec spec) {
     Bulkhead bulkhead = bulkheads.get(spec.name());
-    return bulkhead != null ? bulkhead : bulkheads.computeIfAbsent(spec.name(), n -> new Bulkhead());
+    return bulkhead != null
+        ? bulkhead
+        : bulkheads.computeIfAbsent(spec.name(), n -> new Bulkhead());
   }
 
   /** One name's holders and queue; the set of names is fixed by the definitions, so it stays. */

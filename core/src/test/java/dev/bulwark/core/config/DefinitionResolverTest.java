@@ -18,7 +18,11 @@ import org.junit.jupiter.api.Test;
 class DefinitionResolverTest {
 
   static class Billing {
-    @DistributedBulkhead(name = "legacy-api", value = 10, waitingTime = 2, waitingTimeUnit = ChronoUnit.SECONDS)
+    @DistributedBulkhead(
+        name = "legacy-api",
+        value = 10,
+        waitingTime = 2,
+        waitingTimeUnit = ChronoUnit.SECONDS)
     public void charge() {}
 
     @DistributedBulkhead
@@ -125,12 +129,13 @@ class DefinitionResolverTest {
         .hasMessageContaining("'bulwark.bulkhead.legacy-api.value'");
     assertThatThrownBy(() -> value(Map.of("bulwark.bulkhead.legacy-api.value", "ten")))
         .hasMessageContaining("'ten' is not a whole number");
-    assertThatThrownBy(
-            () -> waitingTime(Map.of("bulwark.bulkhead.legacy-api.waiting-time", "abc")))
+    assertThatThrownBy(() -> waitingTime(Map.of("bulwark.bulkhead.legacy-api.waiting-time", "abc")))
         .hasMessageContaining("member 'waitingTime'")
         .hasMessageContaining("'abc' is not a duration");
     assertThatThrownBy(
-            () -> waitingTime(Map.of(CLASS + "/charge/DistributedBulkhead/waitingTimeUnit", "fortnights")))
+            () ->
+                waitingTime(
+                    Map.of(CLASS + "/charge/DistributedBulkhead/waitingTimeUnit", "fortnights")))
         .hasMessageContaining("member 'waitingTimeUnit'")
         .hasMessageContaining("'fortnights' is not a ChronoUnit");
     assertThatThrownBy(
@@ -139,8 +144,7 @@ class DefinitionResolverTest {
                     .bulkhead(origin("monthly"), bulkhead("monthly")))
         .hasMessageContaining("member 'waitingTime'")
         .hasMessageContaining("no fixed length");
-    assertThatThrownBy(
-            () -> value(Map.of("bulwark.bulkhead.legacy-api.enabled", "maybe")))
+    assertThatThrownBy(() -> value(Map.of("bulwark.bulkhead.legacy-api.enabled", "maybe")))
         .hasMessageContaining("member 'enabled'");
   }
 
@@ -153,17 +157,20 @@ class DefinitionResolverTest {
                     .bulkhead(origin("charge"), bulkhead("charge")))
         .hasMessageContaining("member 'lease'")
         .hasMessageContaining("must be greater than 0");
-    DistributedRateLimit rate = Billing.class.getMethod("quote").getAnnotation(DistributedRateLimit.class);
+    DistributedRateLimit rate =
+        Billing.class.getMethod("quote").getAnnotation(DistributedRateLimit.class);
     assertThatThrownBy(
             () ->
-                new DefinitionResolver(ConfigLookup.of(Map.of("bulwark.rate-limit.partner.window", "0")))
+                new DefinitionResolver(
+                        ConfigLookup.of(Map.of("bulwark.rate-limit.partner.window", "0")))
                     .rateLimit(origin("quote"), rate))
         .hasMessageContaining("member 'window'");
   }
 
   @Test
   void rateLimitMembersResolve() throws Exception {
-    DistributedRateLimit rate = Billing.class.getMethod("quote").getAnnotation(DistributedRateLimit.class);
+    DistributedRateLimit rate =
+        Billing.class.getMethod("quote").getAnnotation(DistributedRateLimit.class);
     RateLimitDefinition definition =
         new DefinitionResolver(
                 ConfigLookup.of(

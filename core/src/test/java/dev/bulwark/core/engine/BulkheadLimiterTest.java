@@ -35,7 +35,13 @@ class BulkheadLimiterTest {
   private BulkheadLimiter limiter(String name, int value, Duration waitingTime) {
     return engine.bulkhead(
         new BulkheadDefinition(
-            name, Origin.programmatic(), true, value, waitingTime, Duration.ofSeconds(30), Map.of()));
+            name,
+            Origin.programmatic(),
+            true,
+            value,
+            waitingTime,
+            Duration.ofSeconds(30),
+            Map.of()));
   }
 
   @Test
@@ -99,7 +105,8 @@ class BulkheadLimiterTest {
     Permit held = limiter.acquire();
     long start = System.nanoTime();
     assertThatThrownBy(limiter::acquire).isInstanceOf(BulkheadFullException.class);
-    assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
+    assertThat(System.nanoTime() - start)
+        .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
     held.close();
     // the withdrawn waiter did not take the released permit
     Permit next = limiter.tryAcquire();

@@ -7,6 +7,7 @@ import dev.bulwark.BulkheadFullException;
 import dev.bulwark.LockMode;
 import dev.bulwark.Permit;
 import dev.bulwark.RateLimitExceededException;
+import dev.bulwark.RateLimitType;
 import dev.bulwark.StoreUnavailableException;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.core.config.ConfigLookup;
@@ -14,7 +15,6 @@ import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.core.config.Origin;
 import dev.bulwark.core.config.RateLimitDefinition;
-import dev.bulwark.RateLimitType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,13 +24,20 @@ class FailurePolicyTest {
 
   private static final BulkheadDefinition BULKHEAD =
       new BulkheadDefinition(
-          "downstream", Origin.programmatic(), true, 1, Duration.ZERO, Duration.ofSeconds(30), Map.of());
+          "downstream",
+          Origin.programmatic(),
+          true,
+          1,
+          Duration.ZERO,
+          Duration.ofSeconds(30),
+          Map.of());
 
   private final SwitchableStore[] store = new SwitchableStore[1];
 
   private BulwarkEngine engine(String policy) {
     return BulwarkEngine.start(
-        ConfigLookup.of(Map.of("bulwark.store", SwitchableStore.ID, "bulwark.failure-policy", policy)),
+        ConfigLookup.of(
+            Map.of("bulwark.store", SwitchableStore.ID, "bulwark.failure-policy", policy)),
         List.of(SwitchableStore.provider(store)));
   }
 
@@ -42,7 +49,10 @@ class FailurePolicyTest {
       assertThatThrownBy(limiter::acquire)
           .isInstanceOf(StoreUnavailableException.class)
           .hasMessageContaining("'downstream'")
-          .satisfies(e -> assertThat(((StoreUnavailableException) e).getLimitName()).isEqualTo("downstream"));
+          .satisfies(
+              e ->
+                  assertThat(((StoreUnavailableException) e).getLimitName())
+                      .isEqualTo("downstream"));
       store[0].down = false;
       limiter.acquire().close();
       assertThat(limiter.stats().storeFailures()).isEqualTo(1);
@@ -56,7 +66,14 @@ class FailurePolicyTest {
       RateLimiter rate =
           engine.rateLimiter(
               new RateLimitDefinition(
-                  "rate", Origin.programmatic(), true, 1, Duration.ofHours(1), RateLimitType.SMOOTH, Duration.ZERO, Map.of()));
+                  "rate",
+                  Origin.programmatic(),
+                  true,
+                  1,
+                  Duration.ofHours(1),
+                  RateLimitType.SMOOTH,
+                  Duration.ZERO,
+                  Map.of()));
       store[0].down = true;
       Permit a = limiter.acquire();
       Permit b = limiter.acquire();
@@ -79,7 +96,13 @@ class FailurePolicyTest {
       KeyedLock lock =
           engine.lock(
               new LockDefinition(
-                  "accounts", Origin.programmatic(), true, LockMode.WRITE, Duration.ZERO, Duration.ofSeconds(30), Map.of()));
+                  "accounts",
+                  Origin.programmatic(),
+                  true,
+                  LockMode.WRITE,
+                  Duration.ZERO,
+                  Duration.ofSeconds(30),
+                  Map.of()));
       store[0].down = true;
       Permit held = limiter.acquire();
       assertThatThrownBy(limiter::acquire).isInstanceOf(BulkheadFullException.class);
@@ -96,7 +119,8 @@ class FailurePolicyTest {
     assertThatThrownBy(() -> engine("sometimes"))
         .isInstanceOf(InvalidDefinitionException.class)
         .hasMessageContaining("bulwark.failure-policy");
-    assertThatThrownBy(() -> BulwarkEngine.start(ConfigLookup.of(Map.of("bulwark.store", "zookeeper"))))
+    assertThatThrownBy(
+            () -> BulwarkEngine.start(ConfigLookup.of(Map.of("bulwark.store", "zookeeper"))))
         .isInstanceOf(InvalidDefinitionException.class)
         .hasMessageContaining("bulwark.store")
         .hasMessageContaining("local");
