@@ -28,8 +28,11 @@ public class BulkheadInterceptor {
     if (limiter == null) {
       return context.proceed();
     }
-    try (Permit permit = limiter.acquire()) {
+    Permit permit = limiter.acquire();
+    try {
       return context.proceed();
+    } finally {
+      permit.close();
     }
   }
 }

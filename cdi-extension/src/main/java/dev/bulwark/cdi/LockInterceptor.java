@@ -28,8 +28,11 @@ public class LockInterceptor {
       return context.proceed();
     }
     String key = guard.keys().keyOf(context.getParameters());
-    try (LockPermit permit = guard.lock().lock(key, guard.mode())) {
+    LockPermit permit = guard.lock().lock(key, guard.mode());
+    try {
       return context.proceed();
+    } finally {
+      permit.close();
     }
   }
 }

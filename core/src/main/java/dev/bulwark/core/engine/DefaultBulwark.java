@@ -62,8 +62,11 @@ final class DefaultBulwark implements Bulwark {
 
     @Override
     public <T> T call(Callable<T> work) throws Exception {
-      try (Permit permit = limiter.acquire()) {
+      Permit permit = limiter.acquire();
+      try {
         return work.call();
+      } finally {
+        permit.close();
       }
     }
 
@@ -109,8 +112,11 @@ final class DefaultBulwark implements Bulwark {
 
     @Override
     public <T> T call(String key, LockMode mode, Callable<T> work) throws Exception {
-      try (LockPermit permit = lock.lock(key, mode)) {
+      LockPermit permit = lock.lock(key, mode);
+      try {
         return work.call();
+      } finally {
+        permit.close();
       }
     }
 
