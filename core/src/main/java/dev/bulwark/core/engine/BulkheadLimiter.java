@@ -67,19 +67,10 @@ public final class BulkheadLimiter {
   }
 
   private Permit acquire(long maxWaitNanos) {
-    boolean mayQueue = maxWaitNanos > 0;
-    long deadline = mayQueue ? System.nanoTime() + maxWaitNanos : 0;
     HeldPermit permit = new HeldPermit(RequestIds.next());
-    if (mayQueue) {
-      access.waiters().register(permit);
-    }
     Grant grant;
     try {
-      grant = store.acquire(spec, permit.requestId, mayQueue);
-      if (grant == Grant.QUEUED) {
-        stats.onWaited();
-        grant = QueuedRequest.await(permit, deadline, access.wakeUpCheckInterval(), permit);
-      }
+      grant = QueuedRequest.acquire(permit, maxWaitNanos, access, stats);
     } catch (StoreException e) {
       return onStoreFailure(e, maxWaitNanos);
     } catch (InterruptedException e) {
@@ -89,10 +80,6 @@ public final class BulkheadLimiter {
           definition.name(),
           "Interrupted while waiting for bulkhead '" + definition.name() + "'",
           e);
-    } finally {
-      if (mayQueue) {
-        access.waiters().unregister(permit);
-      }
     }
     if (!grant.isGranted()) {
       stats.onRejected();
@@ -103,7 +90,7 @@ public final class BulkheadLimiter {
               + "' is full: "
               + definition.value()
               + " calls running"
-              + (mayQueue
+              + (maxWaitNanos > 0
                   ? ", no permit within " + definition.waitingTime().toMillis() + " ms"
                   : ""));
     }
@@ -182,6 +169,11 @@ public final class BulkheadLimiter {
                 + "'; the store reclaims it when its lease runs out",
             e);
       }
+    }
+
+    @Override
+    public Grant request(boolean mayQueue) {
+      return store.acquire(spec, requestId, mayQueue);
     }
 
     @Override

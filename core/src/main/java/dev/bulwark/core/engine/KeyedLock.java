@@ -72,19 +72,10 @@ public final class KeyedLock {
     if (held.isPresent()) {
       return reenter(held.get(), mode);
     }
-    boolean mayQueue = maxWaitNanos > 0;
-    long deadline = mayQueue ? System.nanoTime() + maxWaitNanos : 0;
     HeldLock lock = new HeldLock(RequestIds.next(), key, mode);
-    if (mayQueue) {
-      access.waiters().register(lock);
-    }
     Grant grant;
     try {
-      grant = store.acquire(spec, key, mode, lock.requestId, mayQueue);
-      if (grant == Grant.QUEUED) {
-        stats.onWaited();
-        grant = QueuedRequest.await(lock, deadline, access.wakeUpCheckInterval(), lock);
-      }
+      grant = QueuedRequest.acquire(lock, maxWaitNanos, access, stats);
     } catch (StoreException e) {
       return onStoreFailure(e, key, mode, maxWaitNanos);
     } catch (InterruptedException e) {
@@ -92,10 +83,6 @@ public final class KeyedLock {
       stats.onRejected();
       throw new LockTimeoutException(
           definition.name(), key, "Interrupted while waiting for lock " + describe(key), e);
-    } finally {
-      if (mayQueue) {
-        access.waiters().unregister(lock);
-      }
     }
     if (!grant.isGranted()) {
       stats.onRejected();
@@ -107,7 +94,7 @@ public final class KeyedLock {
               + " ("
               + mode
               + ") not granted"
-              + (mayQueue ? " within " + definition.waitingTime().toMillis() + " ms" : ""));
+              + (maxWaitNanos > 0 ? " within " + definition.waitingTime().toMillis() + " ms" : ""));
     }
     stats.onGranted();
     lock.fencingToken = grant.fencingToken();
@@ -223,6 +210,11 @@ public final class KeyedLock {
             "Bulwark: could not release lock " + describe(key) + "; it expires with its lease",
             e);
       }
+    }
+
+    @Override
+    public Grant request(boolean mayQueue) {
+      return store.acquire(spec, key, mode, requestId, mayQueue);
     }
 
     @Override

@@ -11,8 +11,11 @@ import java.time.Duration;
  */
 final class QueuedRequest {
 
-  /** The store operations on one queued request. */
+  /** The store operations on one request. */
   interface Queue {
+    /** Asks the store once: granted, rejected, or (when it may) queued. */
+    Grant request(boolean mayQueue);
+
     Grant poll();
 
     Grant cancel();
@@ -23,10 +26,37 @@ final class QueuedRequest {
   private QueuedRequest() {}
 
   /**
+   * Asks the store and, when the request is queued, waits it out. A request that may wait is
+   * registered with the JVM's waiters before it asks, so no hand-over can go unseen.
+   *
+   * @return GRANTED (with its token) or REJECTED
+   * @throws InterruptedException after withdrawing the request (and releasing a racing grant)
+   */
+  static <R extends GrantSignal & Queue> Grant acquire(
+      R request, long maxWaitNanos, StoreAccess access, LimitStats stats)
+      throws InterruptedException {
+    if (maxWaitNanos <= 0) {
+      return request.request(false);
+    }
+    long deadline = System.nanoTime() + maxWaitNanos;
+    access.waiters().register(request);
+    try {
+      Grant grant = request.request(true);
+      if (grant.outcome() != Outcome.QUEUED) {
+        return grant;
+      }
+      stats.onWaited();
+      return await(request, deadline, access.wakeUpCheckInterval(), request);
+    } finally {
+      access.waiters().unregister(request);
+    }
+  }
+
+  /**
    * @return the final grant: GRANTED (with its token) or REJECTED
    * @throws InterruptedException after withdrawing the request (and releasing a racing grant)
    */
-  static Grant await(GrantSignal signal, long deadline, Duration checkInterval, Queue queue)
+  private static Grant await(GrantSignal signal, long deadline, Duration checkInterval, Queue queue)
       throws InterruptedException {
     long check = checkInterval.isZero() ? Long.MAX_VALUE : checkInterval.toNanos();
     try {
