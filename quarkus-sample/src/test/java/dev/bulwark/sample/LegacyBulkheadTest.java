@@ -2,6 +2,7 @@ package dev.bulwark.sample;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
 
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -67,8 +68,10 @@ class LegacyBulkheadTest {
       assertThat(answers).extracting(HttpResponse::statusCode).containsOnly(503);
       assertThat(Http.json(answers.get(0)).get("error").asText()).isEqualTo("bulkhead-full");
       assertThat(Http.json(answers.get(0)).get("limit").asText()).isEqualTo("legacy-api");
+      Http.awaitTrue(
+          "the two permit holders are inside",
+          () -> downstream.heldCalls(LegacyService.DOWNSTREAM) == LIMIT);
       assertThat(legacy.running()).isEqualTo(LIMIT);
-      assertThat(downstream.heldCalls(LegacyService.DOWNSTREAM)).isEqualTo(LIMIT);
 
       // Let the backend answer: exactly the two permit holders succeed.
       downstream.release(LegacyService.DOWNSTREAM);
@@ -86,7 +89,7 @@ class LegacyBulkheadTest {
         .get("/legacy/stats")
         .then()
         .statusCode(200)
-        .body("running", org.hamcrest.Matchers.is(0))
+        .body("running", is(0))
         .body("maxConcurrent", lessThanOrEqualTo(LIMIT));
   }
 
@@ -98,7 +101,9 @@ class LegacyBulkheadTest {
       for (int i = 0; i < LIMIT; i++) {
         holders.add(http.get("/legacy/report?customer=holder" + i));
       }
-      Http.awaitTrue("both permits are held", () -> legacy.running() == LIMIT);
+      Http.awaitTrue(
+          "both permits are held", () -> downstream.heldCalls(LegacyService.DOWNSTREAM) == LIMIT);
+      assertThat(legacy.maxRunning()).isLessThanOrEqualTo(LIMIT);
       given().get("/legacy/report?customer=late").then().statusCode(503);
 
       downstream.release(LegacyService.DOWNSTREAM);
@@ -112,11 +117,22 @@ class LegacyBulkheadTest {
     assertThat(legacy.maxRunning()).isLessThanOrEqualTo(LIMIT);
   }
 
-  private static HttpResponse<String> next(CompletionService<HttpResponse<String>> replies)
+  /**
+   * The next answer, within {@link Http#PATIENCE}; fails at once if the bulkhead ever let more than
+   * {@link #LIMIT} calls in.
+   */
+  private HttpResponse<String> next(CompletionService<HttpResponse<String>> replies)
       throws Exception {
-    Future<HttpResponse<String>> reply =
-        replies.poll(Http.PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
-    assertThat(reply).as("an answer within %s", Http.PATIENCE).isNotNull();
-    return reply.get();
+    long deadline = System.nanoTime() + Http.PATIENCE.toNanos();
+    while (System.nanoTime() < deadline) {
+      assertThat(legacy.maxRunning())
+          .as("calls inside the bulkhead at once")
+          .isLessThanOrEqualTo(LIMIT);
+      Future<HttpResponse<String>> reply = replies.poll(10, TimeUnit.MILLISECONDS);
+      if (reply != null) {
+        return reply.get();
+      }
+    }
+    throw new AssertionError("No answer within " + Http.PATIENCE);
   }
 }

@@ -47,7 +47,11 @@ class PartnerRateLimitTest {
     }
     long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
-    assertThat(rejected).as("a 429 after %d extra calls", extraAdmitted).isNotNull();
+    assertThat(rejected)
+        .as(
+            "a 429 once the burst is used up (%d extra calls got through in %d ms)",
+            extraAdmitted, elapsedMillis)
+        .isNotNull();
     assertThat(extraAdmitted)
         .as("calls admitted beyond the burst in %d ms", elapsedMillis)
         .isLessThanOrEqualTo((int) (elapsedMillis / EMISSION_INTERVAL_MILLIS) + 1);
