@@ -42,15 +42,7 @@ public final class TestServices {
   /** A kind of server the tests use. */
   public enum Service {
     REDIS(
-        "Redis",
-        "BULWARK_TEST_REDIS_URL",
-        null,
-        null,
-        6379,
-        "redis:7.0-alpine",
-        Map.of(),
-        "",
-        ""),
+        "Redis", "BULWARK_TEST_REDIS_URL", null, null, 6379, "redis:7.0-alpine", Map.of(), "", ""),
     POSTGRESQL(
         "PostgreSQL",
         "BULWARK_TEST_JDBC_URL",
@@ -280,9 +272,7 @@ public final class TestServices {
       return Optional.empty();
     }
     String value = environment.apply(name);
-    return value == null || value.isBlank()
-        ? Optional.empty()
-        : Optional.of(value.trim());
+    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
   }
 
   /** Parses a redis:// or jdbc: URL far enough to know its host and port. */

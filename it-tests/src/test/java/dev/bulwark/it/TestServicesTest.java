@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.opentest4j.AssertionFailedError;
@@ -47,8 +48,10 @@ class TestServicesTest {
 
   @Test
   void resolvesTheLocalRedisOnItsStandardPort() {
-    Endpoint redis = new TestServices(name -> null, TestServices::socketAnswers, noDocker())
-        .resolve(Service.REDIS);
+    assumeLocalServer(6379, "Redis");
+    Endpoint redis =
+        new TestServices(name -> null, TestServices::socketAnswers, noDocker())
+            .resolve(Service.REDIS);
 
     assertThat(redis.source()).isEqualTo(Source.LOCAL_PORT);
     assertThat(redis.url()).isEqualTo("redis://127.0.0.1:6379");
@@ -57,8 +60,10 @@ class TestServicesTest {
 
   @Test
   void resolvesTheLocalPostgresqlOnItsStandardPort() {
-    Endpoint postgres = new TestServices(name -> null, TestServices::socketAnswers, noDocker())
-        .resolve(Service.POSTGRESQL);
+    assumeLocalServer(5432, "PostgreSQL");
+    Endpoint postgres =
+        new TestServices(name -> null, TestServices::socketAnswers, noDocker())
+            .resolve(Service.POSTGRESQL);
 
     assertThat(postgres.source()).isEqualTo(Source.LOCAL_PORT);
     assertThat(postgres.url()).isEqualTo("jdbc:postgresql://127.0.0.1:5432/test");
@@ -84,8 +89,8 @@ class TestServicesTest {
       Map<String, String> env = Map.of("BULWARK_TEST_REDIS_URL", url);
       FakeContainers docker = new FakeContainers(true);
 
-      Endpoint redis = new TestServices(env::get, TestServices::socketAnswers, docker)
-          .resolve(Service.REDIS);
+      Endpoint redis =
+          new TestServices(env::get, TestServices::socketAnswers, docker).resolve(Service.REDIS);
 
       assertThat(redis.source()).isEqualTo(Source.ENVIRONMENT);
       assertThat(redis.url()).isEqualTo(url);
@@ -205,6 +210,14 @@ class TestServicesTest {
                 }))
         .isFalse();
     assertThat(TestServices.Testcontainers.probeDocker(() -> true)).isTrue();
+  }
+
+  /** The machines of this project run the servers locally; elsewhere, skip (never on CI). */
+  private static void assumeLocalServer(int port, String what) {
+    if (!"true".equalsIgnoreCase(System.getenv("CI"))) {
+      Assumptions.assumeTrue(
+          TestServices.socketAnswers("127.0.0.1", port), "no " + what + " on 127.0.0.1:" + port);
+    }
   }
 
   private static FakeContainers noDocker() {
