@@ -54,7 +54,7 @@ final class LocalLocks implements LockStore {
             key,
             (k, state) -> {
               result[0] =
-                  state.queue.containsKey(requestId)
+                  state.isQueued(requestId)
                       ? Grant.QUEUED
                       : Grant.granted(state.tokenOf(requestId));
               return state;
@@ -70,7 +70,7 @@ final class LocalLocks implements LockStore {
     family.keys.computeIfPresent(
         key,
         (k, state) -> {
-          if (state.queue.remove(requestId) != null) {
+          if (state.withdraw(requestId)) {
             result[0] = Grant.REJECTED;
             // a withdrawn writer at the head may have been holding readers back
             state.grantFromQueue(family, granted);
@@ -120,18 +120,21 @@ final class LocalLocks implements LockStore {
     private long writerToken;
     private int readers;
 
-    /** Queued requests in arrival order. */
-    private final LinkedHashMap<Long, LockMode> queue = new LinkedHashMap<>();
+    /** Queued requests in arrival order; created on first contention, like the next one. */
+    private LinkedHashMap<Long, LockMode> queue;
 
     /** Tokens of requests granted from the queue, until they are released. */
-    private final Map<Long, Long> handedOver = new LinkedHashMap<>();
+    private Map<Long, Long> handedOver;
 
     Grant acquire(Family family, LockMode mode, long requestId, boolean mayQueue) {
-      if (queue.isEmpty() && compatible(mode)) {
+      if (noQueue() && compatible(mode)) {
         return Grant.granted(take(family, mode, requestId));
       }
       if (!mayQueue) {
         return Grant.REJECTED;
+      }
+      if (queue == null) {
+        queue = new LinkedHashMap<>();
       }
       queue.put(requestId, mode);
       return Grant.QUEUED;
@@ -152,7 +155,9 @@ final class LocalLocks implements LockStore {
     }
 
     void release(long requestId) {
-      handedOver.remove(requestId);
+      if (handedOver != null) {
+        handedOver.remove(requestId);
+      }
       if (writer == requestId) {
         writer = 0;
       } else if (readers > 0) {
@@ -162,6 +167,12 @@ final class LocalLocks implements LockStore {
 
     /** Grants from the head of the queue while the head is compatible; FIFO, no overtaking. */
     void grantFromQueue(Family family, List<long[]> granted) {
+      if (noQueue()) {
+        return;
+      }
+      if (handedOver == null) {
+        handedOver = new LinkedHashMap<>();
+      }
       Iterator<Map.Entry<Long, LockMode>> head = queue.entrySet().iterator();
       while (head.hasNext()) {
         Map.Entry<Long, LockMode> next = head.next();
@@ -176,12 +187,24 @@ final class LocalLocks implements LockStore {
     }
 
     long tokenOf(long requestId) {
-      Long token = handedOver.get(requestId);
+      Long token = handedOver == null ? null : handedOver.get(requestId);
       return token == null ? 0 : token;
     }
 
     boolean idle() {
-      return writer == 0 && readers == 0 && queue.isEmpty();
+      return writer == 0 && readers == 0 && noQueue();
+    }
+
+    boolean isQueued(long requestId) {
+      return queue != null && queue.containsKey(requestId);
+    }
+
+    boolean withdraw(long requestId) {
+      return queue != null && queue.remove(requestId) != null;
+    }
+
+    private boolean noQueue() {
+      return queue == null || queue.isEmpty();
     }
   }
 }

@@ -7,10 +7,12 @@ import dev.bulwark.spi.PermitStore;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Bulkheads of one JVM: a count of holders and a FIFO queue per name. A release hands its permit
- * straight to the head of the queue, so a woken waiter never competes with a newcomer.
+ * straight to the head of the queue, and newcomers queue behind waiters, so a woken waiter never
+ * competes with a newcomer.
  */
 final class LocalPermits implements PermitStore {
 
@@ -23,7 +25,7 @@ final class LocalPermits implements PermitStore {
 
   @Override
   public Grant acquire(PermitSpec spec, long requestId, boolean mayQueue) {
-    return bulkhead(spec).acquire(spec.limit(), requestId, mayQueue);
+    return bulkhead(spec).acquire(spec.limit(), requestId, mayQueue, listener);
   }
 
   @Override
@@ -38,16 +40,13 @@ final class LocalPermits implements PermitStore {
 
   @Override
   public void release(PermitSpec spec, long requestId) {
-    long next = bulkhead(spec).release();
-    if (next != 0) {
-      listener.granted(next, 0);
-    }
+    bulkhead(spec).release(spec.limit(), listener);
   }
 
   /** Holders of {@code name} right now, for tests and diagnostics. */
   int holders(String name) {
     Bulkhead bulkhead = bulkheads.get(name);
-    return bulkhead == null ? 0 : bulkhead.held;
+    return bulkhead == null ? 0 : bulkhead.held.get();
   }
 
   private Bulkhead bulkhead(PermitSpec spec) {
@@ -57,21 +56,35 @@ final class LocalPermits implements PermitStore {
         : bulkheads.computeIfAbsent(spec.name(), n -> new Bulkhead());
   }
 
-  /** One name's holders and queue; the set of names is fixed by the definitions, so it stays. */
+  /**
+   * One name's holders and queue; the set of names is fixed by the definitions, so it stays. While
+   * nobody queues, permits are taken and returned by compare-and-set alone; the queue and its
+   * hand-overs are guarded by the monitor. A waiter publishes itself ({@code queued}) before it
+   * re-checks the count, and a releaser returns its permit before it reads {@code queued}, so one
+   * of the two always sees the other: no permit is stranded beside a waiter.
+   */
   private static final class Bulkhead {
-    private int held;
+    private final AtomicInteger held = new AtomicInteger();
+    private volatile int queued;
     private final LinkedHashSet<Long> queue = new LinkedHashSet<>();
 
-    synchronized Grant acquire(int limit, long requestId, boolean mayQueue) {
-      if (held < limit && queue.isEmpty()) {
-        held++;
+    Grant acquire(int limit, long requestId, boolean mayQueue, GrantListener listener) {
+      if (queued == 0 && tryTake(limit)) {
         return Grant.GRANTED;
       }
-      if (!mayQueue) {
-        return Grant.REJECTED;
+      synchronized (this) {
+        if (queue.isEmpty() && tryTake(limit)) {
+          return Grant.GRANTED;
+        }
+        if (!mayQueue) {
+          return Grant.REJECTED;
+        }
+        queue.add(requestId);
+        queued = queue.size();
+        // a permit returned between the failed take and the publication above goes to the head
+        handOver(limit, requestId, listener);
+        return queue.contains(requestId) ? Grant.QUEUED : Grant.GRANTED;
       }
-      queue.add(requestId);
-      return Grant.QUEUED;
     }
 
     synchronized Grant poll(long requestId) {
@@ -79,18 +92,41 @@ final class LocalPermits implements PermitStore {
     }
 
     synchronized Grant cancel(long requestId) {
-      return queue.remove(requestId) ? Grant.REJECTED : Grant.GRANTED;
+      if (!queue.remove(requestId)) {
+        return Grant.GRANTED;
+      }
+      queued = queue.size();
+      return Grant.REJECTED;
     }
 
-    /** Returns the request the permit was handed to, or 0 when it went back to the pool. */
-    synchronized long release() {
-      if (queue.isEmpty()) {
-        held--;
-        return 0;
+    void release(int limit, GrantListener listener) {
+      held.decrementAndGet();
+      if (queued > 0) {
+        synchronized (this) {
+          handOver(limit, 0, listener);
+        }
       }
-      Long next = queue.iterator().next();
-      queue.remove(next);
-      return next;
+    }
+
+    /** Grants free permits to the head of the queue; {@code self} is told by its return value. */
+    private void handOver(int limit, long self, GrantListener listener) {
+      while (!queue.isEmpty() && tryTake(limit)) {
+        Long next = queue.iterator().next();
+        queue.remove(next);
+        queued = queue.size();
+        if (next != self) {
+          listener.granted(next, 0);
+        }
+      }
+    }
+
+    private boolean tryTake(int limit) {
+      for (int current = held.get(); current < limit; current = held.get()) {
+        if (held.compareAndSet(current, current + 1)) {
+          return true;
+        }
+      }
+      return false;
     }
   }
 }

@@ -7,6 +7,7 @@ import dev.bulwark.BulkheadFullException;
 import dev.bulwark.Permit;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.core.config.Origin;
+import dev.bulwark.core.local.LocalStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -142,6 +143,43 @@ class BulkheadLimiterTest {
     Permit next = limiter.tryAcquire();
     assertThat(next).isNotNull();
     next.close();
+  }
+
+  @Test
+  void underContentionNeverAboveTheLimitAndNoWaiterIsStranded() throws Exception {
+    BulkheadLimiter limiter = limiter("contended", 3, Duration.ofSeconds(10));
+    AtomicInteger inside = new AtomicInteger();
+    AtomicInteger maxInside = new AtomicInteger();
+    AtomicInteger completed = new AtomicInteger();
+    int threads = 8;
+    int rounds = 3000;
+    List<Future<?>> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      workers.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < rounds; i++) {
+                  Permit permit = limiter.acquire();
+                  try {
+                    maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                    Thread.onSpinWait();
+                    inside.decrementAndGet();
+                  } finally {
+                    permit.close();
+                  }
+                  completed.incrementAndGet();
+                }
+                return null;
+              }));
+    }
+    for (Future<?> worker : workers) {
+      worker.get(60, TimeUnit.SECONDS);
+    }
+    assertThat(maxInside.get()).isLessThanOrEqualTo(3);
+    assertThat(completed.get()).isEqualTo(threads * rounds);
+    assertThat(limiter.stats().rejected()).isZero();
+    assertThat(((LocalStore) engine.store()).bulkheadHolders("contended")).isZero();
+    assertThat(engine.waiters().size()).isZero();
   }
 
   static void awaitParked(Thread thread) throws InterruptedException {
