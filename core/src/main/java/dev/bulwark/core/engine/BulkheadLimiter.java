@@ -9,8 +9,6 @@ import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
 import dev.bulwark.spi.StoreException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -95,13 +93,7 @@ public final class BulkheadLimiter {
                   : ""));
     }
     stats.onGranted();
-    if (access.renewer() != null) {
-      access
-          .renewer()
-          .track(
-              new Lease(Lease.Kind.PERMIT, spec.name(), "", permit.requestId, spec.leaseMillis()),
-              stats);
-    }
+    permit.keepAlive(Lease.Kind.PERMIT, spec.name(), "", spec.leaseMillis());
     return permit;
   }
 
@@ -127,48 +119,25 @@ public final class BulkheadLimiter {
   }
 
   /** A held permit; also the signal its thread parks on while queued. */
-  private final class HeldPermit extends GrantSignal implements Permit, QueuedRequest.Queue {
-    private static final VarHandle CLOSED;
-
-    static {
-      try {
-        CLOSED = MethodHandles.lookup().findVarHandle(HeldPermit.class, "closed", boolean.class);
-      } catch (ReflectiveOperationException e) {
-        throw new ExceptionInInitializerError(e);
-      }
-    }
-
-    @SuppressWarnings("unused") // written through CLOSED
-    private volatile boolean closed;
+  private final class HeldPermit extends HeldGrant implements Permit {
 
     HeldPermit(long requestId) {
-      super(requestId);
+      super(requestId, access.renewer(), stats);
     }
 
     @Override
     public void close() {
-      if (!CLOSED.compareAndSet(this, false, true)) {
-        return;
-      }
-      if (access.renewer() != null) {
-        access.renewer().untrack(requestId);
-      }
-      release();
+      releaseOnce();
     }
 
     @Override
-    public void release() {
-      try {
-        store.release(spec, requestId);
-      } catch (StoreException e) {
-        stats.onStoreFailure();
-        LOG.log(
-            Level.WARNING,
-            "Bulwark: could not release a permit of '"
-                + spec.name()
-                + "'; the store reclaims it when its lease runs out",
-            e);
-      }
+    void releaseInStore() {
+      store.release(spec, requestId);
+    }
+
+    @Override
+    String describe() {
+      return "a permit of bulkhead '" + spec.name() + "'";
     }
 
     @Override

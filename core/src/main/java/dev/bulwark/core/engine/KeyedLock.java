@@ -11,8 +11,6 @@ import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
 import dev.bulwark.spi.StoreException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -98,13 +96,7 @@ public final class KeyedLock {
     }
     stats.onGranted();
     lock.fencingToken = grant.fencingToken();
-    if (access.renewer() != null) {
-      access
-          .renewer()
-          .track(
-              new Lease(Lease.Kind.LOCK, spec.name(), key, lock.requestId, spec.leaseMillis()),
-              stats);
-    }
+    lock.keepAlive(Lease.Kind.LOCK, spec.name(), key, spec.leaseMillis());
     LockContext.push(lock);
     return lock;
   }
@@ -143,26 +135,13 @@ public final class KeyedLock {
   }
 
   /** A lock held by this thread; also the signal its thread parks on while queued. */
-  private final class HeldLock extends GrantSignal implements LockPermit, QueuedRequest.Queue {
-    private static final VarHandle CLOSED;
-
-    static {
-      try {
-        CLOSED = MethodHandles.lookup().findVarHandle(HeldLock.class, "closed", boolean.class);
-      } catch (ReflectiveOperationException e) {
-        throw new ExceptionInInitializerError(e);
-      }
-    }
-
+  private final class HeldLock extends HeldGrant implements LockPermit {
     private final String key;
     private final LockMode mode;
     private long fencingToken;
 
-    @SuppressWarnings("unused") // written through CLOSED
-    private volatile boolean closed;
-
     HeldLock(long requestId, String key, LockMode mode) {
-      super(requestId);
+      super(requestId, access.renewer(), stats);
       this.key = key;
       this.mode = mode;
     }
@@ -189,27 +168,18 @@ public final class KeyedLock {
 
     @Override
     public void close() {
-      if (!CLOSED.compareAndSet(this, false, true)) {
-        return;
-      }
       LockContext.pop(this);
-      if (access.renewer() != null) {
-        access.renewer().untrack(requestId);
-      }
-      release();
+      releaseOnce();
     }
 
     @Override
-    public void release() {
-      try {
-        store.release(spec, key, requestId);
-      } catch (StoreException e) {
-        stats.onStoreFailure();
-        LOG.log(
-            Level.WARNING,
-            "Bulwark: could not release lock " + describe(key) + "; it expires with its lease",
-            e);
-      }
+    void releaseInStore() {
+      store.release(spec, key, requestId);
+    }
+
+    @Override
+    String describe() {
+      return "lock " + KeyedLock.this.describe(key);
     }
 
     @Override
