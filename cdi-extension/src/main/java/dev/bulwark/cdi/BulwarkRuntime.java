@@ -113,13 +113,13 @@ public class BulwarkRuntime {
           Class<A> binding, Resolve<A, D> resolve, BiFunction<D, Method, G> build) {
     return context -> {
       Method method = context.getMethod();
-      A annotation = BindingReader.find(context, binding);
-      if (annotation == null || !engine.settings().enabled()) {
+      BindingReader.Binding<A> found = BindingReader.find(context, binding);
+      if (found == null || !engine.settings().enabled()) {
         return null;
       }
       D definition;
       try {
-        definition = resolve.apply(Origin.of(method.getDeclaringClass(), method), annotation);
+        definition = resolve.apply(found.origin(), found.annotation());
       } catch (InvalidDefinitionException e) {
         throw new DefinitionException(e.getMessage(), e);
       }

@@ -14,7 +14,18 @@ final class GuardCache<G> {
 
   private static final Object DISABLED = new Object();
 
-  private final Map<Method, Object> guards = new ConcurrentHashMap<>();
+  /**
+   * Per bean class, then per method: an inherited method can be guarded differently in two
+   * subclasses. Weld's and ArC's proxies are one class per bean, so this is one extra lookup.
+   */
+  private final ClassValue<Map<Method, Object>> guards =
+      new ClassValue<>() {
+        @Override
+        protected Map<Method, Object> computeValue(Class<?> beanClass) {
+          return new ConcurrentHashMap<>();
+        }
+      };
+
   private final Function<InvocationContext, G> resolver;
 
   /**
@@ -27,10 +38,13 @@ final class GuardCache<G> {
   /** The guard of the context's method, or null to proceed unguarded. */
   @SuppressWarnings("unchecked")
   G get(InvocationContext context) {
-    Object guard = guards.get(context.getMethod());
+    Object target = context.getTarget();
+    Map<Method, Object> ofClass =
+        guards.get(target == null ? context.getMethod().getDeclaringClass() : target.getClass());
+    Object guard = ofClass.get(context.getMethod());
     if (guard == null) {
       guard =
-          guards.computeIfAbsent(
+          ofClass.computeIfAbsent(
               context.getMethod(),
               m -> {
                 G resolved = resolver.apply(context);

@@ -9,6 +9,7 @@ import dev.bulwark.core.config.LimitDefinition;
 import dev.bulwark.core.config.Origin;
 import jakarta.decorator.Decorator;
 import jakarta.interceptor.Interceptor;
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * Resolves the definition of every guarded method of the given bean classes, the same way the
@@ -37,36 +39,42 @@ final class GuardedMethods {
         continue;
       }
       for (Method method : businessMethods(beanClass)) {
-        Origin origin = Origin.of(method.getDeclaringClass(), method);
-        try {
-          DistributedBulkhead bulkhead =
-              BindingReader.find(beanClass, method, DistributedBulkhead.class);
-          if (bulkhead != null) {
-            definitions.add(resolver.bulkhead(origin, bulkhead));
-          }
-        } catch (InvalidDefinitionException e) {
-          problems.add(e.getMessage());
-        }
-        try {
-          DistributedRateLimit rateLimit =
-              BindingReader.find(beanClass, method, DistributedRateLimit.class);
-          if (rateLimit != null) {
-            definitions.add(resolver.rateLimit(origin, rateLimit));
-          }
-        } catch (InvalidDefinitionException e) {
-          problems.add(e.getMessage());
-        }
-        try {
-          DistributedLock lock = BindingReader.find(beanClass, method, DistributedLock.class);
-          if (lock != null) {
-            definitions.add(resolver.lock(origin, lock));
-          }
-        } catch (InvalidDefinitionException e) {
-          problems.add(e.getMessage());
-        }
+        resolve(
+            beanClass,
+            method,
+            DistributedBulkhead.class,
+            resolver::bulkhead,
+            definitions,
+            problems);
+        resolve(
+            beanClass,
+            method,
+            DistributedRateLimit.class,
+            resolver::rateLimit,
+            definitions,
+            problems);
+        resolve(beanClass, method, DistributedLock.class, resolver::lock, definitions, problems);
       }
     }
     return new Scan(definitions, problems);
+  }
+
+  private static <A extends Annotation> void resolve(
+      Class<?> beanClass,
+      Method method,
+      Class<A> type,
+      BiFunction<Origin, A, ? extends LimitDefinition> resolve,
+      List<LimitDefinition> definitions,
+      List<String> problems) {
+    BindingReader.Binding<A> binding = BindingReader.find(beanClass, method, type);
+    if (binding == null) {
+      return;
+    }
+    try {
+      definitions.add(resolve.apply(binding.origin(), binding.annotation()));
+    } catch (InvalidDefinitionException e) {
+      problems.add(e.getMessage());
+    }
   }
 
   /** Interceptors and decorators carry bindings without being guarded beans. */
