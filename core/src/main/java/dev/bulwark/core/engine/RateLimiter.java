@@ -2,6 +2,7 @@ package dev.bulwark.core.engine;
 
 import dev.bulwark.RateLimitExceededException;
 import dev.bulwark.StoreUnavailableException;
+import dev.bulwark.core.config.Durations;
 import dev.bulwark.core.config.RateLimitDefinition;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
@@ -84,7 +85,7 @@ public final class RateLimiter {
               + "' of "
               + definition.value()
               + " per "
-              + definition.window()
+              + Durations.format(definition.window())
               + " exceeded; next permit in "
               + Duration.ofNanos(decision.delayNanos()).toMillis()
               + " ms");
