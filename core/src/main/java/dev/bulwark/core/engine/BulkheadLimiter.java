@@ -2,23 +2,18 @@ package dev.bulwark.core.engine;
 
 import dev.bulwark.BulkheadFullException;
 import dev.bulwark.Permit;
-import dev.bulwark.StoreUnavailableException;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
 import dev.bulwark.spi.StoreException;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * One bulkhead: takes a permit from the store, queues when it may wait, and hands back a {@link
  * Permit} whose close releases it. Everything it needs is resolved when it is built.
  */
 public final class BulkheadLimiter {
-
-  private static final Logger LOG = Logger.getLogger(BulkheadLimiter.class.getName());
 
   private final BulkheadDefinition definition;
   private final PermitSpec spec;
@@ -70,7 +65,9 @@ public final class BulkheadLimiter {
     try {
       grant = QueuedRequest.acquire(permit, maxWaitNanos, access, stats);
     } catch (StoreException e) {
-      return onStoreFailure(e, maxWaitNanos);
+      return access.fallBackLocally(e, stats, definition.name(), "Bulkhead '" + spec.name() + "'")
+          ? fallback.acquire(maxWaitNanos)
+          : NoPermit.INSTANCE;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       stats.onRejected();
@@ -95,27 +92,6 @@ public final class BulkheadLimiter {
     stats.onGranted();
     permit.keepAlive(Lease.Kind.PERMIT, spec.name(), "", spec.leaseMillis());
     return permit;
-  }
-
-  private Permit onStoreFailure(StoreException e, long maxWaitNanos) {
-    stats.onStoreFailure();
-    switch (access.failurePolicy()) {
-      case FAIL_OPEN:
-        stats.onPassedThrough();
-        LOG.log(Level.FINE, "Bulwark: store unavailable, letting a call through", e);
-        return NoPermit.INSTANCE;
-      case LOCAL:
-        return maxWaitNanos > 0 ? fallback.acquire() : fallback.tryAcquireOrThrow();
-      default:
-        throw new StoreUnavailableException(
-            definition.name(),
-            "Bulkhead '" + definition.name() + "': store unavailable: " + e.getMessage(),
-            e);
-    }
-  }
-
-  private Permit tryAcquireOrThrow() {
-    return acquire(0);
   }
 
   /** A held permit; also the signal its thread parks on while queued. */

@@ -1,6 +1,5 @@
 package dev.bulwark.core.engine;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -60,9 +59,5 @@ abstract class GrantSignal {
     } finally {
       waiter = null;
     }
-  }
-
-  static long toNanos(long millis) {
-    return TimeUnit.MILLISECONDS.toNanos(millis);
   }
 }

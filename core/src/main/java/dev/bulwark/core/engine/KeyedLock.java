@@ -4,7 +4,6 @@ import dev.bulwark.LockContext;
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.LockTimeoutException;
-import dev.bulwark.StoreUnavailableException;
 import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
@@ -12,8 +11,6 @@ import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
 import dev.bulwark.spi.StoreException;
 import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * One family of keyed read-write locks. A granted lock is pushed on the thread's {@link
@@ -21,8 +18,6 @@ import java.util.logging.Logger;
  * and key runs under the lock already held when that covers it.
  */
 public final class KeyedLock {
-
-  private static final Logger LOG = Logger.getLogger(KeyedLock.class.getName());
 
   private final LockDefinition definition;
   private final LockSpec spec;
@@ -75,7 +70,9 @@ public final class KeyedLock {
     try {
       grant = QueuedRequest.acquire(lock, maxWaitNanos, access, stats);
     } catch (StoreException e) {
-      return onStoreFailure(e, key, mode, maxWaitNanos);
+      return access.fallBackLocally(e, stats, definition.name(), "Lock " + describe(key))
+          ? fallback.lock(key, mode, maxWaitNanos)
+          : NoPermit.INSTANCE;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       stats.onRejected();
@@ -111,23 +108,6 @@ public final class KeyedLock {
     Reentered nested = new Reentered(held);
     LockContext.push(nested);
     return nested;
-  }
-
-  private LockPermit onStoreFailure(StoreException e, String key, LockMode mode, long maxWait) {
-    stats.onStoreFailure();
-    switch (access.failurePolicy()) {
-      case FAIL_OPEN:
-        stats.onPassedThrough();
-        LOG.log(Level.FINE, "Bulwark: store unavailable, letting a call through", e);
-        return NoPermit.INSTANCE;
-      case LOCAL:
-        return fallback.lock(key, mode, maxWait);
-      default:
-        throw new StoreUnavailableException(
-            definition.name(),
-            "Lock " + describe(key) + ": store unavailable: " + e.getMessage(),
-            e);
-    }
   }
 
   private String describe(String key) {

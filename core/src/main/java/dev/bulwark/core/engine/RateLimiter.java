@@ -1,7 +1,6 @@
 package dev.bulwark.core.engine;
 
 import dev.bulwark.RateLimitExceededException;
-import dev.bulwark.StoreUnavailableException;
 import dev.bulwark.core.config.Durations;
 import dev.bulwark.core.config.RateLimitDefinition;
 import dev.bulwark.spi.RateDecision;
@@ -10,8 +9,6 @@ import dev.bulwark.spi.RateStore;
 import dev.bulwark.spi.StoreException;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * One rate limit: a single reservation in the store, then, if the reserved slot lies ahead, a sleep
@@ -20,12 +17,10 @@ import java.util.logging.Logger;
  */
 public final class RateLimiter {
 
-  private static final Logger LOG = Logger.getLogger(RateLimiter.class.getName());
-
   private final RateLimitDefinition definition;
   private final RateSpec spec;
   private final RateStore store;
-  private final FailurePolicy failurePolicy;
+  private final StoreAccess access;
   private final RateLimiter fallback;
   private final long waitNanos;
   private final LimitStats stats = new LimitStats();
@@ -39,7 +34,7 @@ public final class RateLimiter {
             definition.value(),
             definition.window().toNanos());
     this.store = access.store().rates();
-    this.failurePolicy = access.failurePolicy();
+    this.access = access;
     this.fallback = fallback;
     this.waitNanos = definition.waitingTime().toNanos();
   }
@@ -72,7 +67,9 @@ public final class RateLimiter {
     try {
       decision = store.reserve(spec, maxWaitNanos);
     } catch (StoreException e) {
-      onStoreFailure(e, maxWaitNanos);
+      if (access.fallBackLocally(e, stats, definition.name(), "Rate limit '" + spec.name() + "'")) {
+        fallback.acquire(maxWaitNanos);
+      }
       return;
     }
     if (!decision.granted()) {
@@ -122,23 +119,5 @@ public final class RateLimiter {
       }
     }
     return true;
-  }
-
-  private void onStoreFailure(StoreException e, long maxWaitNanos) {
-    stats.onStoreFailure();
-    switch (failurePolicy) {
-      case FAIL_OPEN:
-        stats.onPassedThrough();
-        LOG.log(Level.FINE, "Bulwark: store unavailable, letting a call through", e);
-        return;
-      case LOCAL:
-        fallback.acquire(maxWaitNanos);
-        return;
-      default:
-        throw new StoreUnavailableException(
-            definition.name(),
-            "Rate limit '" + definition.name() + "': store unavailable: " + e.getMessage(),
-            e);
-    }
   }
 }
