@@ -8,4 +8,10 @@ package dev.bulwark.spi;
  * @param leaseMillis how long a holder's permit lives without renewal
  * @param waitMillis how long a queued request may wait, so a store can drop waiters that died
  */
-public record PermitSpec(String name, int limit, long leaseMillis, long waitMillis) {}
+public record PermitSpec(String name, int limit, long leaseMillis, long waitMillis) {
+
+  /** What must agree across the JVMs that share the name, as recorded in a shared store. */
+  public String definition() {
+    return "value=" + limit;
+  }
+}

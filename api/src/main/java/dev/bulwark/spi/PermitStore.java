@@ -1,5 +1,7 @@
 package dev.bulwark.spi;
 
+import java.util.Optional;
+
 /**
  * The bulkhead primitive of a store: a counted set of leased holders plus a first-come,
  * first-served queue, each operation one atomic step in the store. Request ids are unique per JVM;
@@ -21,6 +23,15 @@ public interface PermitStore {
    * Grant#GRANTED} when the permit had been handed over meanwhile (the caller then holds it).
    */
   Grant cancel(PermitSpec spec, long requestId);
+
+  /**
+   * Records the definition this JVM enforces under {@code spec.name()}. A store shared by several
+   * JVMs returns how another JVM recorded it when that differs in the limit, so the engine can
+   * report the conflict; the default records nothing.
+   */
+  default Optional<String> define(PermitSpec spec) {
+    return Optional.empty();
+  }
 
   /** Releases a held permit and hands it to the head of the queue, if any. */
   void release(PermitSpec spec, long requestId);

@@ -16,4 +16,9 @@ public record RateSpec(String name, RateLimitType type, int permits, long window
   public long emissionIntervalNanos() {
     return windowNanos / permits;
   }
+
+  /** What must agree across the JVMs that share the name, as recorded in a shared store. */
+  public String definition() {
+    return "type=" + type + ",value=" + permits + ",window=" + windowNanos / 1_000_000 + "ms";
+  }
 }

@@ -1,5 +1,7 @@
 package dev.bulwark.spi;
 
+import java.util.Optional;
+
 /** The rate-limit primitive of a store: one atomic reservation against the store's clock. */
 public interface RateStore {
 
@@ -8,4 +10,12 @@ public interface RateStore {
    * otherwise takes nothing and says when the next permit frees up.
    */
   RateDecision reserve(RateSpec spec, long maxWaitNanos);
+
+  /**
+   * Records the definition this JVM enforces under {@code spec.name()}; a shared store returns
+   * another JVM's differing record (type, permits or window), the default records nothing.
+   */
+  default Optional<String> define(RateSpec spec) {
+    return Optional.empty();
+  }
 }

@@ -41,6 +41,10 @@ public final class BulkheadLimiter {
     return definition;
   }
 
+  PermitSpec spec() {
+    return spec;
+  }
+
   public LimitStats stats() {
     return stats;
   }
@@ -90,7 +94,7 @@ public final class BulkheadLimiter {
                   : ""));
     }
     stats.onGranted();
-    permit.keepAlive(Lease.Kind.PERMIT, spec.name(), "", spec.leaseMillis());
+    permit.keepAlive();
     return permit;
   }
 
@@ -98,7 +102,14 @@ public final class BulkheadLimiter {
   private final class HeldPermit extends HeldGrant implements Permit {
 
     HeldPermit(long requestId) {
-      super(requestId, access.renewer(), stats);
+      super(
+          requestId,
+          access.renewer(),
+          stats,
+          Lease.Kind.PERMIT,
+          spec.name(),
+          "",
+          spec.leaseMillis());
     }
 
     @Override

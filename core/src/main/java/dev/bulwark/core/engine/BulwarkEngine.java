@@ -11,6 +11,8 @@ import dev.bulwark.core.local.LocalStore;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.BulwarkStoreProvider;
 import dev.bulwark.spi.GrantListener;
+import dev.bulwark.spi.PermitSpec;
+import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.StoreContext;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -95,13 +97,21 @@ public final class BulwarkEngine implements AutoCloseable {
   public BulkheadLimiter bulkhead(BulkheadDefinition definition) {
     BulkheadLimiter fallback =
         fallbackAccess == null ? null : new BulkheadLimiter(definition, fallbackAccess, null);
-    return new BulkheadLimiter(definition, access, fallback);
+    BulkheadLimiter limiter = new BulkheadLimiter(definition, access, fallback);
+    PermitSpec spec = limiter.spec();
+    DefinitionRecorder.record(
+        "bulkhead '" + spec.name() + "'", spec.definition(), () -> store.permits().define(spec));
+    return limiter;
   }
 
   public RateLimiter rateLimiter(RateLimitDefinition definition) {
     RateLimiter fallback =
         fallbackAccess == null ? null : new RateLimiter(definition, fallbackAccess, null);
-    return new RateLimiter(definition, access, fallback);
+    RateLimiter limiter = new RateLimiter(definition, access, fallback);
+    RateSpec spec = limiter.spec();
+    DefinitionRecorder.record(
+        "rate limit '" + spec.name() + "'", spec.definition(), () -> store.rates().define(spec));
+    return limiter;
   }
 
   public KeyedLock lock(LockDefinition definition) {

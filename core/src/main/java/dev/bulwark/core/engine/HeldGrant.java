@@ -27,20 +27,41 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue {
 
   private final LeaseRenewer renewer;
   private final LimitStats stats;
+  private final Lease lease;
 
   @SuppressWarnings("unused") // written through CLOSED
   private volatile boolean closed;
 
-  HeldGrant(long requestId, LeaseRenewer renewer, LimitStats stats) {
+  HeldGrant(
+      long requestId,
+      LeaseRenewer renewer,
+      LimitStats stats,
+      Lease.Kind kind,
+      String name,
+      String key,
+      long leaseMillis) {
     super(requestId);
     this.renewer = renewer;
     this.stats = stats;
+    this.lease = renewer == null ? null : new Lease(kind, name, key, requestId, leaseMillis);
   }
 
-  /** Starts renewing the lease, when the store's leases expire. */
-  final void keepAlive(Lease.Kind kind, String name, String key, long leaseMillis) {
+  /**
+   * Starts renewing the lease, when the store's leases expire; a no-op when already renewed. A
+   * queued request is kept alive too, so the queue of a store shared by several JVMs drops the
+   * waiters of a JVM that died instead of handing them permits.
+   */
+  @Override
+  public final void keepAlive() {
     if (renewer != null) {
-      renewer.track(new Lease(kind, name, key, requestId, leaseMillis), stats);
+      renewer.track(lease, stats);
+    }
+  }
+
+  @Override
+  public final void stopKeepingAlive() {
+    if (renewer != null) {
+      renewer.untrack(requestId);
     }
   }
 

@@ -93,7 +93,7 @@ public final class KeyedLock {
     }
     stats.onGranted();
     lock.fencingToken = grant.fencingToken();
-    lock.keepAlive(Lease.Kind.LOCK, spec.name(), key, spec.leaseMillis());
+    lock.keepAlive();
     LockContext.push(lock);
     return lock;
   }
@@ -121,7 +121,14 @@ public final class KeyedLock {
     private long fencingToken;
 
     HeldLock(long requestId, String key, LockMode mode) {
-      super(requestId, access.renewer(), stats);
+      super(
+          requestId,
+          access.renewer(),
+          stats,
+          Lease.Kind.LOCK,
+          spec.name(),
+          key,
+          spec.leaseMillis());
       this.key = key;
       this.mode = mode;
     }

@@ -27,6 +27,7 @@ public final class LeaseRenewer implements AutoCloseable {
   private final BulwarkStore store;
   private final Map<Long, Tracked> held = new ConcurrentHashMap<>();
   private final ScheduledExecutorService timer;
+  private boolean failing; // renewer thread only
 
   public LeaseRenewer(BulwarkStore store, long tickMillis) {
     this.store = store;
@@ -42,7 +43,8 @@ public final class LeaseRenewer implements AutoCloseable {
 
   void track(Lease lease, LimitStats stats) {
     long every = TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis()) / 3;
-    held.put(lease.requestId(), new Tracked(lease, stats, every, new long[] {System.nanoTime()}));
+    held.putIfAbsent(
+        lease.requestId(), new Tracked(lease, stats, every, new long[] {System.nanoTime()}));
   }
 
   void untrack(long requestId) {
@@ -86,8 +88,14 @@ public final class LeaseRenewer implements AutoCloseable {
                       + "' of a running call (its lease ran out); the call goes on unguarded");
         }
       }
+      failing = false;
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "Bulwark: lease renewal failed; retrying on the next tick", e);
+      // one warning per outage: the store logs its own state, and a tick comes every 100 ms
+      LOG.log(
+          failing ? Level.FINE : Level.WARNING,
+          "Bulwark: lease renewal failed; retrying on every tick until the store answers",
+          e);
+      failing = true;
     }
   }
 

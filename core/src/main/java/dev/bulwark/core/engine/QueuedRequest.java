@@ -21,6 +21,11 @@ final class QueuedRequest {
     Grant cancel();
 
     void release();
+
+    /** Keeps the request's lease alive in the store, queued or held. */
+    void keepAlive();
+
+    void stopKeepingAlive();
   }
 
   private QueuedRequest() {}
@@ -46,7 +51,15 @@ final class QueuedRequest {
         return grant;
       }
       stats.onWaited();
-      return await(request, deadline, access.wakeUpCheckInterval(), request);
+      request.keepAlive();
+      Grant outcome = await(request, deadline, access.wakeUpCheckInterval(), request);
+      if (!outcome.isGranted()) {
+        request.stopKeepingAlive();
+      }
+      return outcome;
+    } catch (InterruptedException e) {
+      request.stopKeepingAlive();
+      throw e;
     } finally {
       access.waiters().unregister(request);
     }

@@ -43,6 +43,10 @@ public final class RateLimiter {
     return definition;
   }
 
+  RateSpec spec() {
+    return spec;
+  }
+
   public LimitStats stats() {
     return stats;
   }

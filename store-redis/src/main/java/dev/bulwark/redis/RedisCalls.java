@@ -1,0 +1,53 @@
+package dev.bulwark.redis;
+
+import dev.bulwark.redis.client.LuaScript;
+import dev.bulwark.redis.client.OutageGate;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * How the store talks to Redis: every script call goes through the outage gate, and every request
+ * id is qualified with this JVM's instance id, so members from different JVMs never collide.
+ */
+final class RedisCalls {
+
+  /** How long a definition record outlives the last JVM that wrote it. */
+  private static final Duration DEFINITION_TTL = Duration.ofDays(30);
+
+  private final UnifiedJedis redis;
+  private final OutageGate gate;
+  private final String instance;
+
+  RedisCalls(UnifiedJedis redis, OutageGate gate, String instance) {
+    this.redis = redis;
+    this.gate = gate;
+    this.instance = instance;
+  }
+
+  String instance() {
+    return instance;
+  }
+
+  String member(long requestId) {
+    return instance + ":" + requestId;
+  }
+
+  Object run(LuaScript script, List<String> keys, List<String> args) {
+    return gate.call(() -> script.run(redis, keys, args));
+  }
+
+  /** Records a definition; returns the differing previous one, with the JVM that wrote it. */
+  Optional<String> define(String key, String definition) {
+    Object reply =
+        run(
+            Scripts.DEFINE,
+            List.of(key),
+            List.of(definition, instance, Long.toString(DEFINITION_TTL.toMillis())));
+    if (reply instanceof List<?> previous && previous.size() == 2) {
+      return Optional.of(previous.get(0) + " (instance " + previous.get(1) + ")");
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,58 @@
+package dev.bulwark.redis;
+
+import dev.bulwark.redis.client.LuaScript;
+import dev.bulwark.spi.RateDecision;
+import dev.bulwark.spi.RateSpec;
+import dev.bulwark.spi.RateStore;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Rate limits in Redis: one reservation script per call, on the server's clock; the arithmetic is
+ * the same as the local store's, in microseconds.
+ */
+final class RedisRates implements RateStore {
+
+  private final RedisCalls redis;
+  private final RedisKeys keys;
+
+  RedisRates(RedisCalls redis, RedisKeys keys) {
+    this.redis = redis;
+    this.keys = keys;
+  }
+
+  @Override
+  public RateDecision reserve(RateSpec spec, long maxWaitNanos) {
+    LuaScript script;
+    switch (spec.type()) {
+      case FIXED:
+        script = Scripts.RATE_FIXED;
+        break;
+      case ROLLING:
+        script = Scripts.RATE_ROLLING;
+        break;
+      default:
+        script = Scripts.RATE_SMOOTH;
+    }
+    List<?> reply =
+        Replies.pair(
+            redis.run(
+                script,
+                List.of(keys.rate(spec.name(), spec.type().name().toLowerCase(Locale.ROOT))),
+                List.of(
+                    Integer.toString(spec.permits()),
+                    Long.toString(TimeUnit.NANOSECONDS.toMicros(spec.windowNanos())),
+                    Long.toString(TimeUnit.NANOSECONDS.toMicros(Math.max(0, maxWaitNanos))))));
+    long nanos = TimeUnit.MICROSECONDS.toNanos((Long) reply.get(1));
+    return (Long) reply.get(0) == 1
+        ? RateDecision.grantedAfter(nanos)
+        : RateDecision.rejected(nanos);
+  }
+
+  @Override
+  public Optional<String> define(RateSpec spec) {
+    return redis.define(keys.rateDefinition(spec.name()), spec.definition());
+  }
+}

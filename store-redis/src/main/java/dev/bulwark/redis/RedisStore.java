@@ -1,0 +1,136 @@
+package dev.bulwark.redis;
+
+import dev.bulwark.redis.client.OutageGate;
+import dev.bulwark.redis.client.RedisConnection;
+import dev.bulwark.redis.client.RedisConnector;
+import dev.bulwark.redis.client.RedisSettings;
+import dev.bulwark.redis.client.WakeUpSubscription;
+import dev.bulwark.spi.BulwarkStore;
+import dev.bulwark.spi.GrantListener;
+import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.LockStore;
+import dev.bulwark.spi.PermitStore;
+import dev.bulwark.spi.RateStore;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.logging.Logger;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The Redis store: the three primitives as Lua scripts on the server's clock, leases renewed in
+ * batches, and one pub/sub subscription per JVM through which a release wakes the waiter it hands
+ * its permit to.
+ */
+public final class RedisStore implements BulwarkStore {
+
+  private static final Logger LOG = Logger.getLogger(RedisStore.class.getName());
+
+  private final RedisSettings settings;
+  private final RedisConnection connection;
+  private final RedisPermits permits;
+  private final RedisRates rates;
+  private final RedisLocks locks;
+  private final LeaseRenewal renewal;
+  private final WakeUpSubscription wakeUps;
+  private final String instance;
+
+  private RedisStore(RedisSettings settings, RedisConnection connection, GrantListener listener) {
+    this.settings = settings;
+    this.connection = connection;
+    UnifiedJedis redis = connection.client();
+    this.instance = newInstanceId();
+    RedisKeys keys = new RedisKeys(settings.keyPrefix());
+    RedisCalls calls =
+        new RedisCalls(
+            redis,
+            new OutageGate(
+                settings.describe(), settings.reconnectInterval(), connection::dropIdleConnections),
+            instance);
+    this.permits = new RedisPermits(calls, keys);
+    this.rates = new RedisRates(calls, keys);
+    this.locks = new RedisLocks(calls, keys);
+    this.renewal =
+        new LeaseRenewal(calls, keys, settings.topology() == RedisSettings.Topology.CLUSTER);
+    this.wakeUps =
+        new WakeUpSubscription(
+            redis, keys.wakeUpChannel(instance), listener, settings.reconnectInterval());
+  }
+
+  /** Connects as the settings say and subscribes to this JVM's wake-up channel. */
+  public static RedisStore open(RedisSettings settings, GrantListener listener) {
+    RedisStore store = new RedisStore(settings, RedisConnector.open(settings), listener);
+    try {
+      if (!store.wakeUps.awaitSubscribed(settings.connectTimeout())) {
+        LOG.warning(
+            () ->
+                "Bulwark: no wake-up subscription on "
+                    + settings.describe()
+                    + " yet; waiters poll every "
+                    + settings.wakeUpCheckInterval().toMillis()
+                    + " ms until it is there");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    LOG.info(() -> "Bulwark: Redis store on " + settings + ", instance " + store.instance);
+    return store;
+  }
+
+  /** This JVM's id in Redis: the first part of its members and the name of its wake-up channel. */
+  public String instance() {
+    return instance;
+  }
+
+  public RedisSettings settings() {
+    return settings;
+  }
+
+  /** Whether this JVM currently receives wake-ups (tests and health checks). */
+  public boolean wakeUpsSubscribed() {
+    return wakeUps.isSubscribed();
+  }
+
+  @Override
+  public PermitStore permits() {
+    return permits;
+  }
+
+  @Override
+  public RateStore rates() {
+    return rates;
+  }
+
+  @Override
+  public LockStore locks() {
+    return locks;
+  }
+
+  @Override
+  public boolean leasesExpire() {
+    return true;
+  }
+
+  @Override
+  public List<Lease> renew(List<Lease> leases) {
+    return renewal.renew(leases);
+  }
+
+  @Override
+  public Duration wakeUpCheckInterval() {
+    return settings.wakeUpCheckInterval();
+  }
+
+  @Override
+  public void close() {
+    wakeUps.close();
+    connection.close();
+  }
+
+  private static String newInstanceId() {
+    byte[] id = new byte[8];
+    new SecureRandom().nextBytes(id);
+    return HexFormat.of().formatHex(id);
+  }
+}

@@ -1,0 +1,113 @@
+package dev.bulwark.redis.client;
+
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.providers.ConnectionProvider;
+import redis.clients.jedis.util.JedisURIHelper;
+
+/** Opens the pooled Jedis client the settings describe: standalone, cluster or sentinel. */
+public final class RedisConnector {
+
+  private RedisConnector() {}
+
+  public static RedisConnection open(RedisSettings settings) {
+    ProviderCapture capture = new ProviderCapture();
+    return new RedisConnection(client(settings, capture), capture.provider);
+  }
+
+  private static UnifiedJedis client(RedisSettings settings, ProviderCapture capture) {
+    switch (settings.topology()) {
+      case CLUSTER:
+        return new RedisClusterClient.Builder() {
+          @Override
+          protected ConnectionProvider createDefaultConnectionProvider() {
+            return capture.provider = super.createDefaultConnectionProvider();
+          }
+        }.nodes(new LinkedHashSet<>(settings.nodes()))
+            .clientConfig(clientConfig(settings, settings.user(), settings.password(), -1))
+            .poolConfig(pool(settings))
+            .maxTotalRetriesDuration(settings.readTimeout().multipliedBy(2))
+            .build();
+      case SENTINEL:
+        JedisClientConfig sentinelConfig =
+            clientConfig(settings, settings.user(), settings.password(), -1);
+        return new RedisSentinelClient.Builder() {
+          @Override
+          protected ConnectionProvider createDefaultConnectionProvider() {
+            return capture.provider = super.createDefaultConnectionProvider();
+          }
+        }.masterName(settings.sentinelMaster())
+            .sentinels(new LinkedHashSet<>(settings.nodes()))
+            .clientConfig(sentinelConfig)
+            .sentinelClientConfig(sentinelConfig)
+            .poolConfig(pool(settings))
+            .build();
+      default:
+        HostAndPort server = JedisURIHelper.getHostAndPort(settings.url());
+        int database =
+            JedisURIHelper.hasDbIndex(settings.url())
+                ? JedisURIHelper.getDBIndex(settings.url())
+                : -1;
+        return new RedisClient.Builder() {
+          @Override
+          protected ConnectionProvider createDefaultConnectionProvider() {
+            return capture.provider = super.createDefaultConnectionProvider();
+          }
+        }.hostAndPort(server)
+            .clientConfig(
+                clientConfig(
+                    settings,
+                    JedisURIHelper.getUser(settings.url()),
+                    JedisURIHelper.getPassword(settings.url()),
+                    database))
+            .poolConfig(pool(settings))
+            .build();
+    }
+  }
+
+  /** The builders create the pools; the store keeps hold of them to drop stale connections. */
+  private static final class ProviderCapture {
+    ConnectionProvider provider;
+  }
+
+  private static JedisClientConfig clientConfig(
+      RedisSettings settings, String user, String password, int database) {
+    DefaultJedisClientConfig.Builder config =
+        DefaultJedisClientConfig.builder()
+            .connectionTimeoutMillis(millis(settings.connectTimeout()))
+            .socketTimeoutMillis(millis(settings.readTimeout()))
+            .clientName("bulwark")
+            .ssl(settings.ssl() || JedisURIHelper.isRedisSSLScheme(settings.url()));
+    if (user != null) {
+      config.user(user);
+    }
+    if (password != null) {
+      config.password(password);
+    }
+    if (database > 0) {
+      config.database(database);
+    }
+    return config.build();
+  }
+
+  private static ConnectionPoolConfig pool(RedisSettings settings) {
+    ConnectionPoolConfig pool = new ConnectionPoolConfig();
+    pool.setMaxTotal(settings.poolSize());
+    pool.setMaxIdle(settings.poolSize());
+    pool.setMaxWait(settings.readTimeout());
+    pool.setTestWhileIdle(false);
+    return pool;
+  }
+
+  private static int millis(Duration duration) {
+    return (int) Math.min(Integer.MAX_VALUE, duration.toMillis());
+  }
+}

@@ -1,0 +1,116 @@
+package dev.bulwark.redis.client;
+
+import dev.bulwark.spi.GrantListener;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * This JVM's one subscription to its wake-up channel: a script that hands a permit or lock to a
+ * queued request of this JVM publishes {@code <request>:<token>} there, and the listener wakes
+ * exactly that waiter. When the connection drops, it subscribes again after the reconnect interval;
+ * meanwhile waiters fall back to their bounded poll.
+ */
+public final class WakeUpSubscription implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(WakeUpSubscription.class.getName());
+
+  private final UnifiedJedis redis;
+  private final String channel;
+  private final GrantListener listener;
+  private final long reconnectMillis;
+  private final Thread thread;
+  private final CountDownLatch firstSubscribed = new CountDownLatch(1);
+  private volatile boolean closed;
+  private volatile Listener current;
+
+  public WakeUpSubscription(
+      UnifiedJedis redis, String channel, GrantListener listener, Duration reconnectInterval) {
+    this.redis = redis;
+    this.channel = channel;
+    this.listener = listener;
+    this.reconnectMillis = reconnectInterval.toMillis();
+    this.thread = new Thread(this::subscribeUntilClosed, "bulwark-redis-wake-ups");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Waits until the first subscription is active, so early waiters need not poll. */
+  public boolean awaitSubscribed(Duration timeout) throws InterruptedException {
+    return firstSubscribed.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  public boolean isSubscribed() {
+    Listener active = current;
+    return active != null && active.isSubscribed();
+  }
+
+  private void subscribeUntilClosed() {
+    boolean warned = false;
+    while (!closed) {
+      Listener subscriber = new Listener();
+      current = subscriber;
+      try {
+        redis.subscribe(subscriber, channel);
+      } catch (RuntimeException e) {
+        if (!closed && !warned) {
+          LOG.log(
+              Level.WARNING,
+              "Bulwark: lost the Redis wake-up subscription; waiters poll until it is back",
+              e);
+          warned = true;
+        }
+      }
+      if (subscriber.everSubscribed) {
+        warned = false;
+      }
+      if (!closed) {
+        try {
+          Thread.sleep(reconnectMillis);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    Listener active = current;
+    if (active != null && active.isSubscribed()) {
+      try {
+        active.unsubscribe();
+      } catch (RuntimeException e) {
+        LOG.log(Level.FINE, "Bulwark: unsubscribing the wake-up channel failed", e);
+      }
+    }
+    thread.interrupt();
+  }
+
+  private final class Listener extends JedisPubSub {
+    volatile boolean everSubscribed;
+
+    @Override
+    public void onSubscribe(String subscribedChannel, int subscribedChannels) {
+      everSubscribed = true;
+      firstSubscribed.countDown();
+    }
+
+    @Override
+    public void onMessage(String messageChannel, String message) {
+      int colon = message.indexOf(':');
+      try {
+        listener.granted(
+            Long.parseLong(message, 0, colon, 10),
+            Long.parseLong(message, colon + 1, message.length(), 10));
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "Bulwark: ignored a malformed wake-up '" + message + "'", e);
+      }
+    }
+  }
+}

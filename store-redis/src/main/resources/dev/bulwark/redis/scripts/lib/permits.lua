@@ -1,0 +1,20 @@
+-- Bulkhead permits: holders in a sorted set scored by lease expiry (millis).
+
+-- Drops expired holders and hands free permits to the queue's head; returns the holder count.
+-- A handed-over permit keeps the waiter's lease, which its JVM has been renewing.
+local function hand_over_permits(holders, queue, waiters, limit, now, prefix)
+  redis.call('ZREMRANGEBYSCORE', holders, '-inf', now)
+  local count = redis.call('ZCARD', holders)
+  while count < limit do
+    local member, _, expiry = queue_head(queue, waiters, now)
+    if not member then
+      break
+    end
+    dequeue_head(queue, waiters, member)
+    redis.call('ZADD', holders, int(expiry), member)
+    keep_alive(holders, expiry - now)
+    wake(prefix, member, 0)
+    count = count + 1
+  end
+  return count
+end

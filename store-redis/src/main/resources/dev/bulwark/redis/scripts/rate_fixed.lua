@@ -1,0 +1,25 @@
+-- Fixed windows aligned to the server's epoch: a hash of the current window's number and count.
+-- Reservations of waiting callers spill into later windows (count may exceed the limit: slot n lies
+-- n / permits windows ahead). Returns {1, delay micros} or {0, retry-after micros}.
+-- KEYS: window state. ARGV: permits, window micros, max wait micros.
+local permits, length, max_wait = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local now = server_micros()
+local current = math.floor(now / length)
+local state = redis.call('HMGET', KEYS[1], 'window', 'count')
+local window, count = tonumber(state[1]), tonumber(state[2]) or 0
+if window ~= current then
+  if window == nil or current - window >= math.floor(count / permits) + 1 then
+    count = 0
+  else
+    count = math.max(0, count - (current - window) * permits)
+  end
+  window = current
+end
+local slot_window = window + math.floor(count / permits)
+local delay = math.max(0, slot_window * length - now)
+if delay > max_wait then
+  return {0, math.ceil(delay)}
+end
+redis.call('HSET', KEYS[1], 'window', int(window), 'count', int(count + 1))
+redis.call('PEXPIRE', KEYS[1], int(math.ceil(((slot_window + 1) * length - now) / 1000) + 1))
+return {1, math.ceil(delay)}
