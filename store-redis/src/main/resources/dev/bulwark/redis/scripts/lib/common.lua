@@ -11,11 +11,12 @@ local function int(x)
   return string.format('%.0f', x)
 end
 
--- Keeps a key alive for at least ttl_millis; never shortens a longer expiry another call set.
+-- Keeps a key alive for at least ttl_millis and never shortens a longer expiry another call set.
+-- It extends to twice that, so the calls that follow within one lease only read the TTL.
 local function keep_alive(key, ttl_millis)
   local ttl = redis.call('PTTL', key)
   if ttl ~= -2 and ttl < ttl_millis then
-    redis.call('PEXPIRE', key, int(ttl_millis))
+    redis.call('PEXPIRE', key, int(2 * ttl_millis))
   end
 end
 
