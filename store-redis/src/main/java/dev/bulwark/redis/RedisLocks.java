@@ -1,6 +1,7 @@
 package dev.bulwark.redis;
 
 import dev.bulwark.LockMode;
+import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
@@ -36,27 +37,22 @@ final class RedisLocks implements LockStore {
 
   @Override
   public Grant poll(LockSpec spec, String key, long requestId) {
-    return Replies.grant(
-        redis.run(
-            Scripts.LOCK_POLL,
-            keys.lock(spec.name(), key),
-            List.of(redis.member(requestId), keys.prefix())));
+    return Replies.grant(onHeldOrQueued(Scripts.LOCK_POLL, spec, key, requestId));
   }
 
   @Override
   public Grant cancel(LockSpec spec, String key, long requestId) {
-    return Replies.grant(
-        redis.run(
-            Scripts.LOCK_CANCEL,
-            keys.lock(spec.name(), key),
-            List.of(redis.member(requestId), keys.prefix())));
+    return Replies.grant(onHeldOrQueued(Scripts.LOCK_CANCEL, spec, key, requestId));
   }
 
   @Override
   public void release(LockSpec spec, String key, long requestId) {
-    redis.run(
-        Scripts.LOCK_RELEASE,
-        keys.lock(spec.name(), key),
-        List.of(redis.member(requestId), keys.prefix()));
+    onHeldOrQueued(Scripts.LOCK_RELEASE, spec, key, requestId);
+  }
+
+  /** Poll, cancel and release: one request of one key, and the prefix for wake-ups. */
+  private Object onHeldOrQueued(LuaScript script, LockSpec spec, String key, long requestId) {
+    return redis.run(
+        script, keys.lock(spec.name(), key), List.of(redis.member(requestId), keys.prefix()));
   }
 }
