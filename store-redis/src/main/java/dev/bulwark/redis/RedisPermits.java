@@ -1,5 +1,6 @@
 package dev.bulwark.redis;
 
+import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
@@ -36,30 +37,30 @@ final class RedisPermits implements PermitStore {
 
   @Override
   public Grant poll(PermitSpec spec, long requestId) {
-    return Replies.grant(
-        redis.run(
-            Scripts.PERMIT_POLL,
-            keysOf(spec),
-            List.of(redis.member(requestId), Integer.toString(spec.limit()), keys.prefix())));
+    return Replies.grant(onHeldOrQueued(Scripts.PERMIT_POLL, spec, requestId));
   }
 
   @Override
   public Grant cancel(PermitSpec spec, long requestId) {
-    return Replies.grant(
-        redis.run(Scripts.PERMIT_CANCEL, keysOf(spec), List.of(redis.member(requestId))));
+    return Replies.grant(onHeldOrQueued(Scripts.PERMIT_CANCEL, spec, requestId));
   }
 
   @Override
   public void release(PermitSpec spec, long requestId) {
-    redis.run(
-        Scripts.PERMIT_RELEASE,
-        keysOf(spec),
-        List.of(redis.member(requestId), Integer.toString(spec.limit()), keys.prefix()));
+    onHeldOrQueued(Scripts.PERMIT_RELEASE, spec, requestId);
   }
 
   @Override
   public Optional<String> define(PermitSpec spec) {
     return redis.define(keys.bulkheadDefinition(spec.name()), spec.definition());
+  }
+
+  /** Poll, cancel and release: one request, and what a hand-over needs (limit, prefix). */
+  private Object onHeldOrQueued(LuaScript script, PermitSpec spec, long requestId) {
+    return redis.run(
+        script,
+        keysOf(spec),
+        List.of(redis.member(requestId), Integer.toString(spec.limit()), keys.prefix()));
   }
 
   /** The bulkhead's key family; the first three are what the permit scripts use. */

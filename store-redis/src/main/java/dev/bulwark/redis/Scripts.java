@@ -7,7 +7,7 @@ final class Scripts {
 
   static final LuaScript PERMIT_ACQUIRE = LuaScript.load("permit_acquire", "queue", "permits");
   static final LuaScript PERMIT_POLL = LuaScript.load("permit_poll", "queue", "permits");
-  static final LuaScript PERMIT_CANCEL = LuaScript.load("permit_cancel", "queue");
+  static final LuaScript PERMIT_CANCEL = LuaScript.load("permit_cancel", "queue", "permits");
   static final LuaScript PERMIT_RELEASE = LuaScript.load("permit_release", "queue", "permits");
   static final LuaScript LOCK_ACQUIRE = LuaScript.load("lock_acquire", "queue", "locks");
   static final LuaScript LOCK_POLL = LuaScript.load("lock_poll", "queue", "locks");

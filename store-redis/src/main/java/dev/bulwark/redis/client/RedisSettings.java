@@ -191,7 +191,12 @@ public record RedisSettings(
     }
 
     private static String redact(String url) {
-      return url.replaceFirst("//[^@/]*@", "//***@");
+      // up to the last '@': a password may hold unescaped '@' or '/' in a URL that fails to parse
+      int at = url.lastIndexOf('@');
+      int start = url.indexOf("//");
+      return at < 0 || start < 0 || start > at
+          ? url
+          : url.substring(0, start + 2) + "***" + url.substring(at);
     }
   }
 }

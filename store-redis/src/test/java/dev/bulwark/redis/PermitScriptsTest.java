@@ -1,0 +1,310 @@
+package dev.bulwark.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bulwark.redis.RecordingStore.Wake;
+import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.PermitSpec;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.resps.Tuple;
+
+/** The bulkhead scripts (permit_acquire, _poll, _cancel, _release, renew) against a real Redis. */
+@ExtendWith(RedisExtension.class)
+class PermitScriptsTest {
+
+  private static final String NAME = "pool";
+  private static final PermitSpec ONE = new PermitSpec(NAME, 1, 10_000, 10_000);
+
+  private TestRedis test;
+  private RedisClient redis;
+  private RecordingStore a;
+  private RecordingStore b;
+  private String holders;
+  private String queue;
+  private String waiters;
+
+  @BeforeEach
+  void open(TestRedis test) {
+    this.test = test;
+    this.redis = test.redis();
+    a = test.open();
+    b = test.open();
+    assertThat(a.instance()).matches("[0-9a-f]{16}").isNotEqualTo(b.instance());
+    holders = test.prefix() + "{b:" + NAME + "}:holders";
+    queue = test.prefix() + "{b:" + NAME + "}:queue";
+    waiters = test.prefix() + "{b:" + NAME + "}:waiters";
+  }
+
+  @Test
+  void grantsUpToTheLimitThenRejectsWhenItMayNotQueue() {
+    PermitSpec two = new PermitSpec(NAME, 2, 5_000, 0);
+    long before = test.serverMillis();
+    assertThat(a.store().permits().acquire(two, 1, false)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(two, 2, false)).isEqualTo(Grant.GRANTED);
+    long after = test.serverMillis();
+
+    assertThat(a.store().permits().acquire(two, 3, false)).isEqualTo(Grant.REJECTED);
+
+    assertThat(redis.type(holders)).isEqualTo("zset");
+    List<Tuple> held = redis.zrangeWithScores(holders, 0, -1);
+    assertThat(held)
+        .extracting(Tuple::getElement)
+        .containsExactlyInAnyOrder(a.member(1), b.member(2));
+    // Scores are lease expiries on the server's clock: between the TIME read before and after.
+    assertThat(held)
+        .allSatisfy(t -> assertThat((long) t.getScore()).isBetween(before + 5_000, after + 5_000));
+    assertThat(redis.exists(queue)).isFalse();
+    assertThat(redis.exists(waiters)).isFalse();
+    // keep_alive sets at least the lease and at most twice it, so later calls only read the TTL.
+    assertThat(redis.pttl(holders)).isBetween(4_000L, 10_000L);
+  }
+
+  @Test
+  void queuesWhenItMayAndHandsOverInFifoOrderWakingExactlyTheHead() {
+    assertThat(a.store().permits().acquire(ONE, 1, true)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(ONE, 2, true)).isEqualTo(Grant.QUEUED);
+    assertThat(a.store().permits().acquire(ONE, 3, true)).isEqualTo(Grant.QUEUED);
+    assertThat(b.store().permits().acquire(ONE, 4, true)).isEqualTo(Grant.QUEUED);
+
+    assertThat(redis.type(queue)).isEqualTo("list");
+    assertThat(redis.lrange(queue, 0, -1)).containsExactly(b.member(2), a.member(3), b.member(4));
+    assertThat(redis.type(waiters)).isEqualTo("hash");
+    assertThat(redis.hgetAll(waiters))
+        .containsOnlyKeys(b.member(2), a.member(3), b.member(4))
+        .allSatisfy((member, entry) -> assertThat(entry).matches("P:\\d+"));
+    test.assertEveryKeyExpires();
+
+    a.store().permits().release(ONE, 1);
+    assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(2, 0));
+    assertThat(a.wakesSoFar(redis)).isEmpty();
+    assertThat(redis.zrange(holders, 0, -1)).containsExactly(b.member(2));
+    assertThat(redis.lrange(queue, 0, -1)).containsExactly(a.member(3), b.member(4));
+    assertThat(redis.hgetAll(waiters)).containsOnlyKeys(a.member(3), b.member(4));
+
+    b.store().permits().release(ONE, 2);
+    assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(3, 0));
+    assertThat(b.wakesSoFar(redis)).isEmpty();
+
+    a.store().permits().release(ONE, 3);
+    assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(4, 0));
+    assertThat(a.wakesSoFar(redis)).isEmpty();
+
+    b.store().permits().release(ONE, 4);
+    assertThat(a.wakesSoFar(redis)).isEmpty();
+    assertThat(b.wakesSoFar(redis)).isEmpty();
+    assertThat(test.keyNames()).isEmpty();
+  }
+
+  @Test
+  void aNewcomerQueuesBehindWaitersEvenWhenAPermitIsFree() {
+    PermitSpec two = new PermitSpec(NAME, 2, 10_000, 10_000);
+    assertThat(a.store().permits().acquire(two, 1, true)).isEqualTo(Grant.GRANTED);
+    assertThat(a.store().permits().acquire(two, 2, true)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(two, 3, true)).isEqualTo(Grant.QUEUED);
+
+    a.store().permits().release(two, 1);
+
+    assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(3, 0));
+    assertThat(a.store().permits().acquire(two, 4, false)).isEqualTo(Grant.REJECTED);
+    assertThat(redis.zrange(holders, 0, -1)).containsExactlyInAnyOrder(a.member(2), b.member(3));
+  }
+
+  @Test
+  void pollSaysGrantedQueuedOrRejected() {
+    assertThat(a.store().permits().acquire(ONE, 1, true)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(ONE, 2, true)).isEqualTo(Grant.QUEUED);
+
+    assertThat(a.store().permits().poll(ONE, 1)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().poll(ONE, 2)).isEqualTo(Grant.QUEUED);
+    assertThat(b.store().permits().poll(ONE, 99)).isEqualTo(Grant.REJECTED);
+    // The same request id from the other JVM is another member.
+    assertThat(a.store().permits().poll(ONE, 2)).isEqualTo(Grant.REJECTED);
+
+    a.store().permits().release(ONE, 1);
+    assertThat(b.store().permits().poll(ONE, 2)).isEqualTo(Grant.GRANTED);
+    assertThat(a.store().permits().poll(ONE, 1)).isEqualTo(Grant.REJECTED);
+  }
+
+  @Test
+  void cancelWithdrawsAQueuedRequest() {
+    assertThat(a.store().permits().acquire(ONE, 1, true)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(ONE, 2, true)).isEqualTo(Grant.QUEUED);
+    assertThat(b.store().permits().acquire(ONE, 3, true)).isEqualTo(Grant.QUEUED);
+
+    assertThat(b.store().permits().cancel(ONE, 2)).isEqualTo(Grant.REJECTED);
+
+    assertThat(redis.lrange(queue, 0, -1)).containsExactly(b.member(3));
+    assertThat(redis.hgetAll(waiters)).containsOnlyKeys(b.member(3));
+    assertThat(b.store().permits().poll(ONE, 2)).isEqualTo(Grant.REJECTED);
+
+    a.store().permits().release(ONE, 1);
+    assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(3, 0));
+    assertThat(redis.zrange(holders, 0, -1)).containsExactly(b.member(3));
+  }
+
+  @Test
+  void cancelReportsGrantedWhenTheHandOverWonTheRace() {
+    assertThat(a.store().permits().acquire(ONE, 1, true)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(ONE, 2, true)).isEqualTo(Grant.QUEUED);
+
+    a.store().permits().release(ONE, 1); // the hand-over happens before the waiter gives up
+    assertThat(b.store().permits().cancel(ONE, 2)).isEqualTo(Grant.GRANTED);
+
+    assertThat(redis.zrange(holders, 0, -1)).containsExactly(b.member(2));
+    b.store().permits().release(ONE, 2);
+    assertThat(test.keyNames()).isEmpty();
+  }
+
+  @Test
+  void anExpiredHolderIsReclaimedByTheNextAcquire() throws InterruptedException {
+    PermitSpec shortLease = new PermitSpec(NAME, 1, 200, 0);
+    assertThat(a.store().permits().acquire(shortLease, 1, false)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(shortLease, 2, false)).isEqualTo(Grant.REJECTED);
+
+    Thread.sleep(300); // past the 200 ms lease, never renewed: the holder's JVM "died"
+
+    assertThat(b.store().permits().acquire(shortLease, 3, false)).isEqualTo(Grant.GRANTED);
+    assertThat(redis.zrange(holders, 0, -1)).containsExactly(b.member(3));
+  }
+
+  @Test
+  void anExpiredHolderIsReclaimedByAPollThatHandsItToTheQueue() throws InterruptedException {
+    PermitSpec shortLease = new PermitSpec(NAME, 1, 200, 0);
+    assertThat(a.store().permits().acquire(shortLease, 1, false)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(ONE, 2, true)).isEqualTo(Grant.QUEUED);
+
+    Thread.sleep(300);
+
+    assertThat(b.store().permits().poll(ONE, 2)).isEqualTo(Grant.GRANTED);
+    assertThat(redis.zrange(holders, 0, -1)).containsExactly(b.member(2));
+    assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(2, 0));
+    assertThat(a.wakesSoFar(redis)).isEmpty();
+  }
+
+  @Test
+  void aQueuedRequestWhoseLeaseRanOutIsSkippedAtHandOver() throws InterruptedException {
+    PermitSpec shortLease = new PermitSpec(NAME, 1, 200, 200);
+    assertThat(a.store().permits().acquire(ONE, 1, true)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(shortLease, 2, true)).isEqualTo(Grant.QUEUED);
+    assertThat(a.store().permits().acquire(ONE, 3, true)).isEqualTo(Grant.QUEUED);
+
+    Thread.sleep(300); // b's JVM "died": its queued request is no longer renewed
+
+    a.store().permits().release(ONE, 1);
+
+    assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(3, 0));
+    assertThat(b.wakesSoFar(redis)).isEmpty();
+    assertThat(redis.zrange(holders, 0, -1)).containsExactly(a.member(3));
+    assertThat(redis.exists(queue)).isFalse();
+    assertThat(redis.exists(waiters)).isFalse();
+  }
+
+  @Test
+  void renewExtendsHeldAndQueuedLeasesAndReportsLostOnes() throws InterruptedException {
+    PermitSpec second = new PermitSpec(NAME, 1, 1_000, 1_000);
+    assertThat(a.store().permits().acquire(second, 1, true)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(second, 2, true)).isEqualTo(Grant.QUEUED);
+    long heldBefore = redis.zscore(holders, a.member(1)).longValue();
+    long queuedBefore = queuedExpiry(b.member(2));
+
+    Thread.sleep(20);
+    assertThat(a.store().renew(List.of(lease(1, 10_000), lease(77, 10_000))))
+        .containsExactly(lease(77, 10_000));
+    assertThat(b.store().renew(List.of(lease(2, 10_000)))).isEmpty();
+
+    assertThat(redis.zscore(holders, a.member(1)).longValue()).isGreaterThan(heldBefore + 9_000);
+    assertThat(queuedExpiry(b.member(2))).isGreaterThan(queuedBefore + 9_000);
+    assertThat(redis.hget(waiters, b.member(2))).startsWith("P:");
+    assertThat(redis.pttl(holders)).isGreaterThan(9_000);
+    assertThat(redis.pttl(queue)).isGreaterThan(9_000);
+    assertThat(redis.pttl(waiters)).isGreaterThan(9_000);
+
+    // A released permit is no longer known; renewing it must not bring it back.
+    b.store().permits().cancel(second, 2);
+    a.store().permits().release(second, 1);
+    assertThat(a.store().renew(List.of(lease(1, 10_000)))).containsExactly(lease(1, 10_000));
+    assertThat(b.store().renew(List.of(lease(2, 10_000)))).containsExactly(lease(2, 10_000));
+    assertThat(test.keyNames()).isEmpty();
+  }
+
+  @Test
+  void renewOfMoreLeasesThanOneScriptCallTakesReportsExactlyTheLostOnes() {
+    int count = 600; // more than two renewal chunks
+    PermitSpec wide = new PermitSpec(NAME, count, 1_000, 0);
+    List<Lease> leases = new ArrayList<>();
+    List<Lease> unknown = new ArrayList<>();
+    for (long request = 1; request <= count; request++) {
+      assertThat(a.store().permits().acquire(wide, request, false)).isEqualTo(Grant.GRANTED);
+      leases.add(lease(request, 10_000));
+      if (request % 97 == 0) {
+        Lease lost = lease(100_000 + request, 10_000);
+        leases.add(lost);
+        unknown.add(lost);
+      }
+    }
+    long before = test.serverMillis();
+
+    assertThat(a.store().renew(leases)).containsExactlyInAnyOrderElementsOf(unknown);
+
+    assertThat(redis.zrangeWithScores(holders, 0, -1))
+        .hasSize(count)
+        .allSatisfy(t -> assertThat((long) t.getScore()).isGreaterThanOrEqualTo(before + 10_000));
+  }
+
+  @Test
+  void renewReportsAnExpiredLeaseAsLost() throws InterruptedException {
+    PermitSpec shortLease = new PermitSpec(NAME, 1, 200, 0);
+    assertThat(a.store().permits().acquire(shortLease, 1, false)).isEqualTo(Grant.GRANTED);
+
+    Thread.sleep(300);
+
+    assertThat(a.store().renew(List.of(lease(1, 10_000)))).containsExactly(lease(1, 10_000));
+    // The renewal did not resurrect the holder: a newcomer gets the permit.
+    assertThat(b.store().permits().acquire(shortLease, 2, false)).isEqualTo(Grant.GRANTED);
+  }
+
+  @Test
+  void everyKeyExpiresAndNothingIsLeftBehind() throws InterruptedException {
+    PermitSpec spec = new PermitSpec(NAME, 1, 300, 300);
+    assertThat(a.store().permits().acquire(spec, 1, true)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(spec, 2, true)).isEqualTo(Grant.QUEUED);
+    assertThat(b.store().permits().acquire(spec, 3, true)).isEqualTo(Grant.QUEUED);
+    assertThat(test.keyNames()).containsExactlyInAnyOrder(holders, queue, waiters);
+    test.assertEveryKeyExpires();
+
+    a.store().permits().release(spec, 1);
+    test.assertEveryKeyExpires();
+    assertThat(b.store().permits().cancel(spec, 3)).isEqualTo(Grant.REJECTED);
+    test.assertEveryKeyExpires();
+    b.store().permits().release(spec, 2);
+    test.assertEveryKeyExpires();
+
+    assertThat(test.keyNames()).isEmpty(); // emptied structures are gone at once
+  }
+
+  @Test
+  void holdersThatDieLeaveNothingBehindOnceTheirLeasesPass() throws InterruptedException {
+    PermitSpec spec = new PermitSpec(NAME, 1, 200, 200);
+    assertThat(a.store().permits().acquire(spec, 1, true)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(spec, 2, true)).isEqualTo(Grant.QUEUED);
+    test.assertEveryKeyExpires();
+
+    Thread.sleep(500); // nobody renews, nobody releases; keys live at most twice the lease
+
+    assertThat(test.keyNames()).isEmpty();
+  }
+
+  private Lease lease(long requestId, long leaseMillis) {
+    return new Lease(Lease.Kind.PERMIT, NAME, "", requestId, leaseMillis);
+  }
+
+  private long queuedExpiry(String member) {
+    return Long.parseLong(redis.hget(waiters, member).substring(2));
+  }
+}
