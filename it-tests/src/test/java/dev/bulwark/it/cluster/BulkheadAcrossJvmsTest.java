@@ -1,0 +1,92 @@
+package dev.bulwark.it.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Issue 3, scenarios 1 and 2: one {@code @DistributedBulkhead} of 5 shared by four worker JVMs on
+ * the Redis store, with callers that wait and with callers that fail fast.
+ */
+class BulkheadAcrossJvmsTest {
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void waitingCallersNeverOvershootAndAreServedInArrivalOrder() {
+    try (ClusterRun run = new ClusterRun("bulkhead-fifo")) {
+      FairBulkheadScenario.runAndCheck(run, FairBulkheadScenario.ENTRY_TOLERANCE);
+    }
+  }
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void failFastCallersNeverOvershootAndEveryCallIsAccountedFor() {
+    int value = 5;
+    int workers = 4;
+    int threads = 8;
+    int callsPerThread = 40;
+    try (ClusterRun run = new ClusterRun("bulkhead-fail-fast")) {
+      Map<String, String> limits =
+          Map.of(
+              "bulwark.bulkhead." + GuardedOperations.BULKHEAD + ".value",
+              String.valueOf(value),
+              "bulwark.bulkhead." + GuardedOperations.BULKHEAD + ".waiting-time",
+              "0");
+      List<WorkerProcesses.Worker> started = new ArrayList<>();
+      for (int i = 0; i < workers; i++) {
+        started.add(
+            run.worker(
+                "w" + i,
+                limits,
+                Map.of(),
+                WorkerOptions.args(
+                    "scenario",
+                    "bulkhead",
+                    "threads",
+                    threads,
+                    "calls",
+                    callsPerThread,
+                    "hold-min",
+                    20,
+                    "hold-max",
+                    50,
+                    // a rejected caller comes back soon, but does not spin on the store
+                    "pause-after-reject",
+                    10)));
+      }
+      run.startAll();
+      run.awaitAll(Duration.ofSeconds(60));
+
+      Recording recording = run.recording();
+      int callsMade = workers * threads * callsPerThread;
+      long completed = recording.count(CallRecord.OK);
+      long rejected = recording.count("BulkheadFullException");
+      int maxInside = Concurrency.of(recording.calls()).max();
+      long counterMax = run.counters().maxInside();
+      run.report(
+          String.format(
+              "fail-fast bulkhead: %d calls made, %d completed, %d rejected"
+                  + " (BulkheadFullException), outcomes %s, max inside recorded %d / counter %d"
+                  + " (limit %d)",
+              callsMade, completed, rejected, recording.outcomes(), maxInside, counterMax, value));
+
+      started.forEach(w -> assertThat(recording.isDone(w.name())).as(w + " done").isTrue());
+      assertThat(recording.calls().size()).as("every call recorded").isEqualTo(callsMade);
+      assertThat(completed + rejected).as("completions + rejections").isEqualTo(callsMade);
+      assertThat(maxInside).as("most inside at once, records").isLessThanOrEqualTo(value);
+      assertThat(counterMax).as("most inside at once, live counter").isLessThanOrEqualTo(value);
+      assertThat(rejected).as("rejections: the bulkhead was contended").isPositive();
+      assertThat(completed).as("completions").isPositive();
+      // a rejected call never ran its body
+      Violations.none(
+          "rejected calls that ran their body",
+          recording.calls(c -> !c.completed() && c.entered()));
+    }
+  }
+}

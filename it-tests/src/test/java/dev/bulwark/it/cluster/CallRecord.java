@@ -1,0 +1,95 @@
+package dev.bulwark.it.cluster;
+
+/**
+ * One call a worker made, as written to its event file: when it was requested, when the guarded
+ * body started and ended (all {@link System#nanoTime()}, which on Linux is CLOCK_MONOTONIC and so
+ * comparable across the JVMs of one host), how it ended and the fencing token it held.
+ *
+ * <p>The body records its entry after the grant and its exit before the release, so a recorded
+ * interval always lies inside the permit's real one: two recorded intervals that overlap prove two
+ * permits were held at once.
+ *
+ * @param worker the worker JVM's name
+ * @param thread the caller thread's index in the worker
+ * @param seq the call's index on its thread
+ * @param kind {@code BULKHEAD}, {@code RATE}, {@code READ} or {@code WRITE}
+ * @param key the lock key, {@code -} for the other kinds
+ * @param requestNanos just before the guarded method was called
+ * @param enterNanos when the body started; 0 if the call never entered
+ * @param exitNanos when the body ended, or when the call was rejected; 0 while still inside
+ * @param outcome {@link #OK}, {@link #INSIDE} (entered, no end recorded: the JVM died), or the
+ *     simple name of the exception the call ended with
+ * @param token the fencing token the body read (write locks), else 0
+ */
+record CallRecord(
+    String worker,
+    int thread,
+    int seq,
+    String kind,
+    String key,
+    long requestNanos,
+    long enterNanos,
+    long exitNanos,
+    String outcome,
+    long token) {
+
+  static final String OK = "OK";
+  static final String INSIDE = "INSIDE";
+
+  /** A line of the event file: an entry is written at once, the whole call when it ends. */
+  static final String ENTER_LINE = "ENTER";
+
+  static final String CALL_LINE = "CALL";
+
+  boolean entered() {
+    return enterNanos != 0;
+  }
+
+  boolean completed() {
+    return OK.equals(outcome);
+  }
+
+  boolean rejectedWith(String exception) {
+    return exception.equals(outcome);
+  }
+
+  /** Identifies the call across its ENTER and CALL lines. */
+  String callId() {
+    return worker + "/" + thread + "/" + seq;
+  }
+
+  String toLine(String lineKind) {
+    return String.join(
+        "\t",
+        lineKind,
+        worker,
+        String.valueOf(thread),
+        String.valueOf(seq),
+        kind,
+        key,
+        String.valueOf(requestNanos),
+        String.valueOf(enterNanos),
+        String.valueOf(exitNanos),
+        outcome,
+        String.valueOf(token));
+  }
+
+  static CallRecord fromFields(String[] f) {
+    return new CallRecord(
+        f[1],
+        Integer.parseInt(f[2]),
+        Integer.parseInt(f[3]),
+        f[4],
+        f[5],
+        Long.parseLong(f[6]),
+        Long.parseLong(f[7]),
+        Long.parseLong(f[8]),
+        f[9],
+        Long.parseLong(f[10]));
+  }
+
+  @Override
+  public String toString() {
+    return toLine(CALL_LINE);
+  }
+}

@@ -1,0 +1,46 @@
+package dev.bulwark.it.cluster;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Assertions;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * libfaketime (Debian package {@code faketime}) shifts the wall clock of one worker JVM: preloaded,
+ * it offsets {@code CLOCK_REALTIME} and so {@link System#currentTimeMillis()}. CLOCK_MONOTONIC is
+ * left alone ({@code DONT_FAKE_MONOTONIC=1}), so the worker's {@link System#nanoTime()} stays
+ * comparable with the other JVMs' — the records need that. Missing, the test is skipped, or fails
+ * under {@code CI=true}.
+ */
+final class LibFaketime {
+
+  static final String VARIABLE = "BULWARK_TEST_LIBFAKETIME";
+  static final Path DEBIAN_PATH = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
+
+  private LibFaketime() {}
+
+  /** The environment that shifts a process's wall clock by {@code offset} ({@code +10m}). */
+  static Map<String, String> shiftedBy(String offset) {
+    return Map.of(
+        "LD_PRELOAD", library().toString(), "FAKETIME", offset, "DONT_FAKE_MONOTONIC", "1");
+  }
+
+  static Path library() {
+    String configured = System.getenv(VARIABLE);
+    Path path = configured == null || configured.isBlank() ? DEBIAN_PATH : Path.of(configured);
+    if (Files.isReadable(path)) {
+      return path;
+    }
+    String message =
+        "libfaketime not found at "
+            + path
+            + ": install the Debian package faketime or set "
+            + VARIABLE
+            + " to libfaketime.so.1";
+    if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+      return Assertions.fail(message + " (CI=true: failing instead of skipping)");
+    }
+    throw new TestAbortedException(message);
+  }
+}

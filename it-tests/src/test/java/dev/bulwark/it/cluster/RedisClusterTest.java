@@ -1,0 +1,48 @@
+package dev.bulwark.it.cluster;
+
+import dev.bulwark.it.support.LocalRedisCluster;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Issue 3, scenario 8: scenarios 1 (fair bulkhead) and 6 (read-write lock) on a Redis Cluster of
+ * three masters that the test starts on free ports ({@code bulwark.redis.cluster-nodes}), so the
+ * store's keys and scripts must respect hash slots.
+ */
+class RedisClusterTest {
+
+  private static LocalRedisCluster cluster;
+
+  @BeforeAll
+  static void startCluster() {
+    cluster = LocalRedisCluster.start(3);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void fairBulkheadOnACluster() {
+    try (ClusterRun run = new ClusterRun("cluster-bulkhead")) {
+      run.storeClusterNodes(cluster.nodeList());
+      FairBulkheadScenario.runAndCheck(run, FairBulkheadScenario.CLUSTER_ENTRY_TOLERANCE);
+    }
+  }
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void readWriteLockOnACluster() {
+    try (ClusterRun run = new ClusterRun("cluster-lock")) {
+      run.storeClusterNodes(cluster.nodeList());
+      LockScenario.runAndCheck(run);
+    }
+  }
+}
