@@ -4,7 +4,7 @@ import dev.bulwark.redis.client.OutageGate;
 import dev.bulwark.redis.client.RedisConnection;
 import dev.bulwark.redis.client.RedisConnector;
 import dev.bulwark.redis.client.RedisSettings;
-import dev.bulwark.redis.client.WakeUpSubscription;
+import dev.bulwark.redis.client.WakeUpChannel;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.GrantListener;
 import dev.bulwark.spi.Lease;
@@ -33,7 +33,7 @@ public final class RedisStore implements BulwarkStore {
   private final RedisRates rates;
   private final RedisLocks locks;
   private final LeaseRenewal renewal;
-  private final WakeUpSubscription wakeUps;
+  private final WakeUpChannel wakeUps;
   private final String instance;
 
   private RedisStore(RedisSettings settings, RedisConnection connection, GrantListener listener) {
@@ -53,9 +53,7 @@ public final class RedisStore implements BulwarkStore {
     this.locks = new RedisLocks(calls, keys);
     this.renewal =
         new LeaseRenewal(calls, keys, settings.topology() == RedisSettings.Topology.CLUSTER);
-    this.wakeUps =
-        new WakeUpSubscription(
-            redis, keys.wakeUpChannel(instance), listener, settings.reconnectInterval());
+    this.wakeUps = new WakeUpChannel(settings, connection, keys.wakeUpChannel(instance), listener);
   }
 
   /** Connects as the settings say and subscribes to this JVM's wake-up channel. */

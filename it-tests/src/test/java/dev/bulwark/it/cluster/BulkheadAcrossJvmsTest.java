@@ -20,7 +20,7 @@ class BulkheadAcrossJvmsTest {
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void waitingCallersNeverOvershootAndAreServedInArrivalOrder() {
     try (ClusterRun run = new ClusterRun("bulkhead-fifo")) {
-      FairBulkheadScenario.runAndCheck(run, FairBulkheadScenario.ENTRY_TOLERANCE);
+      FairBulkheadScenario.runAndCheck(run);
     }
   }
 

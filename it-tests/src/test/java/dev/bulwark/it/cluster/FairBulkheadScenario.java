@@ -11,9 +11,9 @@ import java.util.Map;
  * Issue 3, scenario 1: a bulkhead of 5 shared by 4 JVMs × 8 threads, each call holding its permit
  * 20–50 ms, every caller allowed to wait long enough. Checked: never more than 5 inside (recorded
  * intervals and the live counter), every call completes, waiters enter in the order they asked
- * (within {@link #REQUEST_TOLERANCE} and an entry tolerance: {@link #ENTRY_TOLERANCE} on a
- * standalone Redis, {@link #CLUSTER_ENTRY_TOLERANCE} on a cluster). Run on a standalone Redis and
- * on a Redis Cluster.
+ * (within {@link #REQUEST_TOLERANCE} and {@link #ENTRY_TOLERANCE}). Run on a standalone Redis and
+ * on a Redis Cluster, with the same tolerances: each JVM subscribes to its wake-up channel on every
+ * primary, so a hand-over reaches the waiter from the node that made it.
  */
 final class FairBulkheadScenario {
 
@@ -32,20 +32,10 @@ final class FairBulkheadScenario {
   static final Duration REQUEST_TOLERANCE = Duration.ofMillis(3);
 
   /**
-   * Entries closer than this are not ordered on a standalone Redis: the granted waiter's wake-up
-   * (one publish to its JVM, one unpark) varies by about that much.
+   * Entries closer than this are not ordered: the granted waiter's wake-up (one publish to its JVM,
+   * one unpark) varies by about that much.
    */
   static final Duration ENTRY_TOLERANCE = Duration.ofMillis(3);
-
-  /**
-   * On a Redis Cluster the hand-over publishes on the node of the bulkhead's keys, and a JVM whose
-   * wake-up channel lives on another node hears it only after the cluster bus relays it. On a
-   * loaded two-core host such wake-ups arrived up to ~60 ms late, several at once (see the wake-up
-   * lag in the report), while the same scripts on a standalone Redis keep order within 1 ms.
-   * Entries closer than this are not ordered there; a queue served LIFO or unordered still shows,
-   * as waiters overtaken by hundreds of ms (a full queue here is ~300 ms long).
-   */
-  static final Duration CLUSTER_ENTRY_TOLERANCE = Duration.ofMillis(100);
 
   /**
    * The share of comparable pairs (see {@link FifoOrder#comparablePairs}) that may still come out
@@ -57,7 +47,7 @@ final class FairBulkheadScenario {
 
   private FairBulkheadScenario() {}
 
-  static void runAndCheck(ClusterRun run, Duration entryTolerance) {
+  static void runAndCheck(ClusterRun run) {
     Map<String, String> limits =
         Map.of(
             "bulwark.bulkhead." + GuardedOperations.BULKHEAD + ".value",
@@ -92,7 +82,7 @@ final class FairBulkheadScenario {
     int maxInside = Concurrency.of(calls).max();
     long counterMax = run.counters().maxInside();
     FifoOrder fifo =
-        new FifoOrder(WAITED.toNanos(), REQUEST_TOLERANCE.toNanos(), entryTolerance.toNanos());
+        new FifoOrder(WAITED.toNanos(), REQUEST_TOLERANCE.toNanos(), ENTRY_TOLERANCE.toNanos());
     // A thread's first call runs a cold path (class loading, the JIT, the store's first
     // connection, script load and wake-up subscription) that can hold it tens of ms between its
     // request stamp and its arrival at Redis: its stamp says nothing about its place in the queue.
@@ -120,7 +110,7 @@ final class FairBulkheadScenario {
             comparable,
             inversions.size(),
             REQUEST_TOLERANCE.toMillis(),
-            entryTolerance.toMillis(),
+            ENTRY_TOLERANCE.toMillis(),
             unexplained.size(),
             100.0 * unexplained.size() / Math.max(1, comparable),
             recording.stallSummary(),

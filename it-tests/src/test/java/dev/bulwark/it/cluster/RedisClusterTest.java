@@ -33,7 +33,7 @@ class RedisClusterTest {
   void fairBulkheadOnACluster() {
     try (ClusterRun run = new ClusterRun("cluster-bulkhead")) {
       run.storeClusterNodes(cluster.nodeList());
-      FairBulkheadScenario.runAndCheck(run, FairBulkheadScenario.CLUSTER_ENTRY_TOLERANCE);
+      FairBulkheadScenario.runAndCheck(run);
     }
   }
 

@@ -1,7 +1,10 @@
 package dev.bulwark.redis.client;
 
+import java.util.List;
 import org.apache.commons.pool2.impl.GenericObjectPool;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.providers.ConnectionProvider;
 
 /**
@@ -21,6 +24,14 @@ public final class RedisConnection implements AutoCloseable {
 
   public UnifiedJedis client() {
     return client;
+  }
+
+  /** A Cluster's primaries as known at start; empty for one server or Sentinel. */
+  public List<HostAndPort> primaryNodes() {
+    if (provider instanceof ClusterConnectionProvider cluster) {
+      return cluster.getPrimaryNodes().keySet().stream().map(HostAndPort::from).toList();
+    }
+    return List.of();
   }
 
   public void dropIdleConnections() {

@@ -73,6 +73,18 @@ public final class RedisConnector {
     }
   }
 
+  /** A client of one node of a Cluster, for the subscription this JVM keeps there. */
+  static UnifiedJedis openNode(RedisSettings settings, HostAndPort node) {
+    ConnectionPoolConfig pool = pool(settings);
+    pool.setMaxTotal(2);
+    pool.setMaxIdle(2);
+    return RedisClient.builder()
+        .hostAndPort(node)
+        .clientConfig(clientConfig(settings, settings.user(), settings.password(), -1))
+        .poolConfig(pool)
+        .build();
+  }
+
   /** The builders create the pools; the store keeps hold of them to drop stale connections. */
   private static final class ProviderCapture {
     ConnectionProvider provider;
