@@ -67,7 +67,7 @@ final class LeaseRenewal {
     return lost;
   }
 
-  /** Holders, queue, waiters, state: the order the renewal script reads. */
+  /** Holders (or readers), queue, waiters, state: the order the renewal script reads. */
   private List<String> renewalKeys(Lease lease) {
     if (lease.kind() == Lease.Kind.PERMIT) {
       return keys.bulkhead(lease.name());

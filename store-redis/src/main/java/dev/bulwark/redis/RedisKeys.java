@@ -28,10 +28,10 @@ final class RedisKeys {
     return family("{b:" + name + "}");
   }
 
-  /** One lock key's holders, state, queue and waiters. */
+  /** One lock key's readers, state (writer, fencing counter), queue and waiters. */
   List<String> lock(String name, String key) {
     String tag = "{l:" + name + ":" + hash(key) + "}";
-    return List.of(tag + ":holders", tag + ":state", tag + ":queue", tag + ":waiters").stream()
+    return List.of(tag + ":readers", tag + ":state", tag + ":queue", tag + ":waiters").stream()
         .map(k -> prefix + k)
         .toList();
   }

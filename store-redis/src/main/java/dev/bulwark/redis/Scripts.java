@@ -5,15 +5,18 @@ import dev.bulwark.redis.client.LuaScript;
 /** Every script of the store, read once per class loader. */
 final class Scripts {
 
-  static final LuaScript PERMIT_ACQUIRE = LuaScript.load("permit_acquire", "queue", "permits");
-  static final LuaScript PERMIT_POLL = LuaScript.load("permit_poll", "queue", "permits");
-  static final LuaScript PERMIT_CANCEL = LuaScript.load("permit_cancel", "queue", "permits");
-  static final LuaScript PERMIT_RELEASE = LuaScript.load("permit_release", "queue", "permits");
-  static final LuaScript LOCK_ACQUIRE = LuaScript.load("lock_acquire", "queue", "locks");
-  static final LuaScript LOCK_POLL = LuaScript.load("lock_poll", "queue", "locks");
-  static final LuaScript LOCK_CANCEL = LuaScript.load("lock_cancel", "queue", "locks");
-  static final LuaScript LOCK_RELEASE = LuaScript.load("lock_release", "queue", "locks");
-  static final LuaScript RENEW = LuaScript.load("renew");
+  static final LuaScript PERMIT_ACQUIRE =
+      LuaScript.load("permit_acquire", "expiry", "queue", "permits");
+  static final LuaScript PERMIT_POLL = LuaScript.load("permit_poll", "expiry", "queue", "permits");
+  static final LuaScript PERMIT_CANCEL =
+      LuaScript.load("permit_cancel", "expiry", "queue", "permits");
+  static final LuaScript PERMIT_RELEASE =
+      LuaScript.load("permit_release", "expiry", "queue", "permits");
+  static final LuaScript LOCK_ACQUIRE = LuaScript.load("lock_acquire", "expiry", "queue", "locks");
+  static final LuaScript LOCK_POLL = LuaScript.load("lock_poll", "expiry", "queue", "locks");
+  static final LuaScript LOCK_CANCEL = LuaScript.load("lock_cancel", "expiry", "queue", "locks");
+  static final LuaScript LOCK_RELEASE = LuaScript.load("lock_release", "expiry", "queue", "locks");
+  static final LuaScript RENEW = LuaScript.load("renew", "expiry");
   static final LuaScript RATE_SMOOTH = LuaScript.load("rate_smooth");
   static final LuaScript RATE_FIXED = LuaScript.load("rate_fixed");
   static final LuaScript RATE_ROLLING = LuaScript.load("rate_rolling");

@@ -27,7 +27,7 @@ class LockScriptsTest {
   private RedisClient redis;
   private RecordingStore a;
   private RecordingStore b;
-  private String holders;
+  private String readers;
   private String state;
   private String queue;
   private String waiters;
@@ -39,7 +39,7 @@ class LockScriptsTest {
     a = test.open();
     b = test.open();
     String tag = test.prefix() + "{l:" + NAME + ":" + RedisKeys.hash(KEY) + "}";
-    holders = tag + ":holders";
+    readers = tag + ":readers";
     state = tag + ":state";
     queue = tag + ":queue";
     waiters = tag + ":waiters";
@@ -51,8 +51,8 @@ class LockScriptsTest {
     assertThat(acquire(b, 2, LockMode.READ, false)).isEqualTo(Grant.GRANTED);
     assertThat(acquire(a, 3, LockMode.READ, false)).isEqualTo(Grant.GRANTED);
 
-    assertThat(redis.type(holders)).isEqualTo("zset");
-    assertThat(redis.zrange(holders, 0, -1))
+    assertThat(redis.type(readers)).isEqualTo("zset");
+    assertThat(redis.zrange(readers, 0, -1))
         .containsExactlyInAnyOrder(a.member(1), b.member(2), a.member(3));
     assertThat(redis.hexists(state, "writer")).isFalse();
     assertThat(acquire(b, 4, LockMode.WRITE, false)).isEqualTo(Grant.REJECTED);
@@ -69,9 +69,11 @@ class LockScriptsTest {
     assertThat(acquire(b, 3, LockMode.WRITE, false)).isEqualTo(Grant.REJECTED);
     assertThat(acquire(a, 4, LockMode.READ, false)).isEqualTo(Grant.REJECTED);
 
-    assertThat(redis.zrange(holders, 0, -1)).containsExactly(a.member(1));
+    // the writer lives in the state hash, with its lease expiry; readers only in their set
+    assertThat(redis.exists(readers)).isFalse();
     assertThat(redis.type(state)).isEqualTo("hash");
     assertThat(redis.hget(state, "writer")).isEqualTo(a.member(1));
+    assertThat(redis.hget(state, "writer_until")).matches("\\d+");
     assertThat(redis.hget(state, "fence")).isEqualTo(Long.toString(writer.fencingToken()));
     test.assertEveryKeyExpires();
   }
@@ -115,7 +117,7 @@ class LockScriptsTest {
     locks(a).release(SPEC, KEY, 1);
     assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(2, first));
     assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(3, first));
-    assertThat(redis.zrange(holders, 0, -1)).containsExactlyInAnyOrder(a.member(2), b.member(3));
+    assertThat(redis.zrange(readers, 0, -1)).containsExactlyInAnyOrder(a.member(2), b.member(3));
     assertThat(redis.lrange(queue, 0, -1)).containsExactly(a.member(4), b.member(5));
 
     locks(a).release(SPEC, KEY, 2);
@@ -125,13 +127,14 @@ class LockScriptsTest {
     locks(b).release(SPEC, KEY, 3);
     assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(4, first + 1));
     assertThat(b.wakesSoFar(redis)).isEmpty();
-    assertThat(redis.zrange(holders, 0, -1)).containsExactly(a.member(4));
+    assertThat(redis.exists(readers)).isFalse();
+    assertThat(redis.hget(state, "writer")).isEqualTo(a.member(4));
 
     locks(a).release(SPEC, KEY, 4);
     assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(5, first + 1));
     assertThat(a.wakesSoFar(redis)).isEmpty();
     locks(b).release(SPEC, KEY, 5);
-    assertThat(redis.exists(holders)).isFalse();
+    assertThat(redis.exists(readers)).isFalse();
     assertThat(redis.exists(queue)).isFalse();
     assertThat(redis.exists(waiters)).isFalse();
     test.assertEveryKeyExpires();
@@ -200,7 +203,7 @@ class LockScriptsTest {
 
     assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(3, 0));
     assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(4, 0));
-    assertThat(redis.zrange(holders, 0, -1))
+    assertThat(redis.zrange(readers, 0, -1))
         .containsExactlyInAnyOrder(a.member(1), a.member(3), b.member(4));
     assertThat(redis.exists(queue)).isFalse();
     assertThat(redis.exists(waiters)).isFalse();
@@ -215,7 +218,7 @@ class LockScriptsTest {
     locks(a).release(SPEC, KEY, 1);
     assertThat(locks(b).cancel(SPEC, KEY, 2)).isEqualTo(Grant.granted(first + 1));
 
-    assertThat(redis.zrange(holders, 0, -1)).containsExactly(b.member(2));
+    assertThat(redis.exists(readers)).isFalse();
     assertThat(redis.hget(state, "writer")).isEqualTo(b.member(2));
   }
 
@@ -256,14 +259,14 @@ class LockScriptsTest {
         .isEqualTo(Grant.REJECTED);
 
     List<String> names = List.copyOf(test.keyNames());
-    assertThat(names).hasSize(2 * untrusted.size()); // holders and state per key
+    assertThat(names).hasSize(untrusted.size()); // a writer's state hash per key
     for (String name : names) {
       String rest = name.substring(test.prefix().length());
-      assertThat(rest).matches("\\{l:" + NAME + ":[0-9a-f]{32}\\}:(holders|state)");
+      assertThat(rest).matches("\\{l:" + NAME + ":[0-9a-f]{32}\\}:state");
     }
     for (String key : untrusted) {
       String tag = "{l:" + NAME + ":" + RedisKeys.hash(key) + "}";
-      assertThat(names).contains(test.prefix() + tag + ":holders", test.prefix() + tag + ":state");
+      assertThat(names).contains(test.prefix() + tag + ":state");
     }
   }
 
@@ -276,7 +279,7 @@ class LockScriptsTest {
 
     assertThat(acquire(b, 2, LockMode.READ, false)).isEqualTo(Grant.granted(token));
     assertThat(redis.hexists(state, "writer")).isFalse();
-    assertThat(redis.zrange(holders, 0, -1)).containsExactly(b.member(2));
+    assertThat(redis.zrange(readers, 0, -1)).containsExactly(b.member(2));
   }
 
   @Test
@@ -291,7 +294,7 @@ class LockScriptsTest {
     locks(a).release(SPEC, KEY, 1);
     assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(3, 0));
     assertThat(b.wakesSoFar(redis)).isEmpty();
-    assertThat(redis.zrange(holders, 0, -1)).containsExactly(a.member(3));
+    assertThat(redis.zrange(readers, 0, -1)).containsExactly(a.member(3));
   }
 
   @Test
@@ -299,18 +302,18 @@ class LockScriptsTest {
     LockSpec second = new LockSpec(NAME, 1_000, 1_000);
     assertThat(acquire(a, 1, LockMode.WRITE, true, second).isGranted()).isTrue();
     assertThat(acquire(b, 2, LockMode.READ, true, second)).isEqualTo(Grant.QUEUED);
-    long heldBefore = redis.zscore(holders, a.member(1)).longValue();
+    long heldBefore = Long.parseLong(redis.hget(state, "writer_until"));
     long queuedBefore = Long.parseLong(redis.hget(waiters, b.member(2)).substring(2));
 
     Thread.sleep(20);
     assertThat(a.store().renew(List.of(lease(1), lease(77)))).containsExactly(lease(77));
     assertThat(b.store().renew(List.of(lease(2)))).isEmpty();
 
-    assertThat(redis.zscore(holders, a.member(1)).longValue()).isGreaterThan(heldBefore + 9_000);
+    assertThat(Long.parseLong(redis.hget(state, "writer_until"))).isGreaterThan(heldBefore + 9_000);
     assertThat(redis.hget(waiters, b.member(2))).startsWith("R:");
     assertThat(Long.parseLong(redis.hget(waiters, b.member(2)).substring(2)))
         .isGreaterThan(queuedBefore + 9_000);
-    for (String key : List.of(holders, state, queue, waiters)) {
+    for (String key : List.of(state, queue, waiters)) { // no reader holds: no readers key
       assertThat(redis.pttl(key)).as("PTTL of %s", key).isGreaterThan(9_000);
     }
 

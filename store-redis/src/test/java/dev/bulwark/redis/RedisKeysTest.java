@@ -40,7 +40,7 @@ class RedisKeysTest {
       String tag = "l:accounts:" + RedisKeys.hash(key);
       assertThat(lock)
           .containsExactly(
-              "bulwark:{" + tag + "}:holders",
+              "bulwark:{" + tag + "}:readers",
               "bulwark:{" + tag + "}:state",
               "bulwark:{" + tag + "}:queue",
               "bulwark:{" + tag + "}:waiters");

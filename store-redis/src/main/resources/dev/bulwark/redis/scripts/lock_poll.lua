@@ -1,12 +1,13 @@
 -- The state of a queued lock request; grants what expired holders allow first.
 -- Returns {1, token} held, {0, 0} still queued, {-1, 0} unknown.
--- KEYS: holders, state, queue, waiters. ARGV: member, key prefix.
-local holders, state, queue, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+-- KEYS: readers, state, queue, waiters. ARGV: member, key prefix.
+local readers, state, queue, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local member = ARGV[1]
 local now_micros = server_micros()
-hand_over_locks(holders, state, queue, waiters, math.floor(now_micros / 1000), now_micros, ARGV[2])
-if redis.call('ZSCORE', holders, member) then
-  return {1, fence(state)}
+hand_over_locks(readers, state, queue, waiters, math.floor(now_micros / 1000), now_micros, ARGV[2])
+local token = held_token(readers, state, member)
+if token then
+  return {1, token}
 end
 if redis.call('HEXISTS', waiters, member) == 1 then
   return {0, 0}

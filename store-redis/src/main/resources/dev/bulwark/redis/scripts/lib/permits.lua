@@ -1,7 +1,8 @@
 -- Bulkhead permits: holders in a sorted set scored by lease expiry (millis).
 
--- Drops expired holders and hands free permits to the queue's head; returns the holder count.
--- A handed-over permit keeps the waiter's lease, which its JVM has been renewing.
+-- Drops expired holders and hands free permits to the queue's head; returns the holder count,
+-- which is below the limit only when the queue is empty. A handed-over permit keeps the waiter's
+-- lease, which its JVM has been renewing.
 local function hand_over_permits(holders, queue, waiters, limit, now, prefix)
   redis.call('ZREMRANGEBYSCORE', holders, '-inf', now)
   local count = redis.call('ZCARD', holders)
