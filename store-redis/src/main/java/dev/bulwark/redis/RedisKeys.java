@@ -30,10 +30,8 @@ final class RedisKeys {
 
   /** One lock key's readers, state (writer, fencing counter), queue and waiters. */
   List<String> lock(String name, String key) {
-    String tag = "{l:" + name + ":" + hash(key) + "}";
-    return List.of(tag + ":readers", tag + ":state", tag + ":queue", tag + ":waiters").stream()
-        .map(k -> prefix + k)
-        .toList();
+    String tag = prefix + "{l:" + name + ":" + hash(key) + "}";
+    return List.of(tag + ":readers", tag + ":state", tag + ":queue", tag + ":waiters");
   }
 
   String rate(String name, String type) {
@@ -62,12 +60,20 @@ final class RedisKeys {
 
   /** 128 bits of SHA-256, hex: fixed length, any input, no collisions in practice. */
   static String hash(String key) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    byte[] digest = SHA_256.get().digest(key.getBytes(StandardCharsets.UTF_8));
+    return HEX.formatHex(digest, 0, 16);
   }
+
+  private static final HexFormat HEX = HexFormat.of();
+
+  /** Looked up once per thread: every lock call hashes its key. */
+  private static final ThreadLocal<MessageDigest> SHA_256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException(e);
+            }
+          });
 }

@@ -16,6 +16,14 @@ final class RedisLocks implements LockStore {
   private final RedisCalls redis;
   private final RedisKeys keys;
 
+  /**
+   * The keys of the lock key this thread used last: a release almost always follows its acquire on
+   * the same thread, and so does not hash the key again.
+   */
+  private final ThreadLocal<LockKeys> lastUsed = new ThreadLocal<>();
+
+  private record LockKeys(String name, String key, List<String> keys) {}
+
   RedisLocks(RedisCalls redis, RedisKeys keys) {
     this.redis = redis;
     this.keys = keys;
@@ -26,7 +34,7 @@ final class RedisLocks implements LockStore {
     return Replies.grant(
         redis.run(
             Scripts.LOCK_ACQUIRE,
-            keys.lock(spec.name(), key),
+            keysOf(spec.name(), key),
             List.of(
                 redis.member(requestId),
                 mode == LockMode.WRITE ? "W" : "R",
@@ -53,6 +61,15 @@ final class RedisLocks implements LockStore {
   /** Poll, cancel and release: one request of one key, and the prefix for wake-ups. */
   private Object onHeldOrQueued(LuaScript script, LockSpec spec, String key, long requestId) {
     return redis.run(
-        script, keys.lock(spec.name(), key), List.of(redis.member(requestId), keys.prefix()));
+        script, keysOf(spec.name(), key), List.of(redis.member(requestId), keys.prefix()));
+  }
+
+  private List<String> keysOf(String name, String key) {
+    LockKeys last = lastUsed.get();
+    if (last == null || !last.key().equals(key) || !last.name().equals(name)) {
+      last = new LockKeys(name, key, keys.lock(name, key));
+      lastUsed.set(last);
+    }
+    return last.keys();
   }
 }

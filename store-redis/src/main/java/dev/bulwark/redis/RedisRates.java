@@ -6,7 +6,9 @@ import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.RateStore;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,6 +19,7 @@ final class RedisRates implements RateStore {
 
   private final RedisCalls redis;
   private final RedisKeys keys;
+  private final Map<RateSpec, Call> calls = new ConcurrentHashMap<>();
 
   RedisRates(RedisCalls redis, RedisKeys keys) {
     this.redis = redis;
@@ -25,6 +28,26 @@ final class RedisRates implements RateStore {
 
   @Override
   public RateDecision reserve(RateSpec spec, long maxWaitNanos) {
+    Call call = calls.computeIfAbsent(spec, this::callOf);
+    List<?> reply =
+        Replies.pair(
+            redis.run(
+                call.script(),
+                call.keys(),
+                List.of(
+                    call.permits(),
+                    call.windowMicros(),
+                    Long.toString(TimeUnit.NANOSECONDS.toMicros(Math.max(0, maxWaitNanos))))));
+    long nanos = TimeUnit.MICROSECONDS.toNanos((Long) reply.get(1));
+    return (Long) reply.get(0) == 1
+        ? RateDecision.grantedAfter(nanos)
+        : RateDecision.rejected(nanos);
+  }
+
+  /** What every reservation of one limit sends alike, worked out once. */
+  private record Call(LuaScript script, List<String> keys, String permits, String windowMicros) {}
+
+  private Call callOf(RateSpec spec) {
     LuaScript script;
     switch (spec.type()) {
       case FIXED:
@@ -36,19 +59,11 @@ final class RedisRates implements RateStore {
       default:
         script = Scripts.RATE_SMOOTH;
     }
-    List<?> reply =
-        Replies.pair(
-            redis.run(
-                script,
-                List.of(keys.rate(spec.name(), spec.type().name().toLowerCase(Locale.ROOT))),
-                List.of(
-                    Integer.toString(spec.permits()),
-                    Long.toString(TimeUnit.NANOSECONDS.toMicros(spec.windowNanos())),
-                    Long.toString(TimeUnit.NANOSECONDS.toMicros(Math.max(0, maxWaitNanos))))));
-    long nanos = TimeUnit.MICROSECONDS.toNanos((Long) reply.get(1));
-    return (Long) reply.get(0) == 1
-        ? RateDecision.grantedAfter(nanos)
-        : RateDecision.rejected(nanos);
+    return new Call(
+        script,
+        List.of(keys.rate(spec.name(), spec.type().name().toLowerCase(Locale.ROOT))),
+        Integer.toString(spec.permits()),
+        Long.toString(TimeUnit.NANOSECONDS.toMicros(spec.windowNanos())));
   }
 
   @Override
