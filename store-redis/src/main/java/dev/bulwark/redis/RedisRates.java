@@ -29,19 +29,19 @@ final class RedisRates implements RateStore {
   @Override
   public RateDecision reserve(RateSpec spec, long maxWaitNanos) {
     Call call = calls.computeIfAbsent(spec, this::callOf);
-    List<?> reply =
-        Replies.pair(
+    long micros =
+        (Long)
             redis.run(
                 call.script(),
                 call.keys(),
                 List.of(
                     call.permits(),
                     call.windowMicros(),
-                    Long.toString(TimeUnit.NANOSECONDS.toMicros(Math.max(0, maxWaitNanos))))));
-    long nanos = TimeUnit.MICROSECONDS.toNanos((Long) reply.get(1));
-    return (Long) reply.get(0) == 1
-        ? RateDecision.grantedAfter(nanos)
-        : RateDecision.rejected(nanos);
+                    Long.toString(TimeUnit.NANOSECONDS.toMicros(Math.max(0, maxWaitNanos)))));
+    // granted: the delay before the reserved slot (>= 0); rejected: -1 - the retry-after
+    return micros >= 0
+        ? RateDecision.grantedAfter(TimeUnit.MICROSECONDS.toNanos(micros))
+        : RateDecision.rejected(TimeUnit.MICROSECONDS.toNanos(-1 - micros));
   }
 
   /** What every reservation of one limit sends alike, worked out once. */

@@ -19,7 +19,7 @@ final class Replies {
     return status == 0 ? Grant.QUEUED : Grant.REJECTED;
   }
 
-  static List<?> pair(Object reply) {
+  private static List<?> pair(Object reply) {
     if (reply instanceof List<?> list && list.size() == 2) {
       return list;
     }

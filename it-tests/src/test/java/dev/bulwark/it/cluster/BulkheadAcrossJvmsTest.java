@@ -3,7 +3,6 @@ package dev.bulwark.it.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -38,28 +37,24 @@ class BulkheadAcrossJvmsTest {
               String.valueOf(value),
               "bulwark.bulkhead." + GuardedOperations.BULKHEAD + ".waiting-time",
               "0");
-      List<WorkerProcesses.Worker> started = new ArrayList<>();
-      for (int i = 0; i < workers; i++) {
-        started.add(
-            run.worker(
-                "w" + i,
-                limits,
-                Map.of(),
-                WorkerOptions.args(
-                    "scenario",
-                    "bulkhead",
-                    "threads",
-                    threads,
-                    "calls",
-                    callsPerThread,
-                    "hold-min",
-                    20,
-                    "hold-max",
-                    50,
-                    // a rejected caller comes back soon, but does not spin on the store
-                    "pause-after-reject",
-                    10)));
-      }
+      List<WorkerProcesses.Worker> started =
+          run.workers(
+              workers,
+              limits,
+              WorkerOptions.args(
+                  "scenario",
+                  "bulkhead",
+                  "threads",
+                  threads,
+                  "calls",
+                  callsPerThread,
+                  "hold-min",
+                  20,
+                  "hold-max",
+                  50,
+                  // a rejected caller comes back soon, but does not spin on the store
+                  "pause-after-reject",
+                  10));
       run.startAll();
       run.awaitAll(Duration.ofSeconds(60));
 

@@ -117,6 +117,17 @@ final class ClusterRun implements AutoCloseable {
     return processes.start(name, all, properties, env);
   }
 
+  /**
+   * Starts {@code count} alike workers, {@code w0} … {@code w<count-1>}, on this machine's clock.
+   */
+  List<WorkerProcesses.Worker> workers(int count, Map<String, String> limits, List<String> args) {
+    List<WorkerProcesses.Worker> started = new java.util.ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      started.add(worker("w" + i, limits, Map.of(), args));
+    }
+    return started;
+  }
+
   /** Waits for every worker started so far to be ready, then starts them together. */
   long startAll() {
     int workers = processes.all().size();

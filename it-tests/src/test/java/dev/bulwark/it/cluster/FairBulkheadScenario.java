@@ -3,7 +3,6 @@ package dev.bulwark.it.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -54,25 +53,21 @@ final class FairBulkheadScenario {
             String.valueOf(VALUE),
             "bulwark.bulkhead." + GuardedOperations.BULKHEAD + ".waiting-time",
             "20s");
-    List<WorkerProcesses.Worker> workers = new ArrayList<>();
-    for (int i = 0; i < WORKERS; i++) {
-      workers.add(
-          run.worker(
-              "w" + i,
-              limits,
-              Map.of(),
-              WorkerOptions.args(
-                  "scenario",
-                  "bulkhead",
-                  "threads",
-                  THREADS,
-                  "calls",
-                  CALLS_PER_THREAD,
-                  "hold-min",
-                  20,
-                  "hold-max",
-                  50)));
-    }
+    List<WorkerProcesses.Worker> workers =
+        run.workers(
+            WORKERS,
+            limits,
+            WorkerOptions.args(
+                "scenario",
+                "bulkhead",
+                "threads",
+                THREADS,
+                "calls",
+                CALLS_PER_THREAD,
+                "hold-min",
+                20,
+                "hold-max",
+                50));
     run.startAll();
     run.awaitAll(Duration.ofSeconds(60));
 

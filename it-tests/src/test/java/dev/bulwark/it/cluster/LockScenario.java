@@ -29,29 +29,25 @@ final class LockScenario {
         Map.of(
             "bulwark.lock." + GuardedOperations.LOCK + ".waiting-time", "20s",
             "bulwark.lock." + GuardedOperations.LOCK + ".lease", "10s");
-    List<WorkerProcesses.Worker> workers = new ArrayList<>();
-    for (int i = 0; i < WORKERS; i++) {
-      workers.add(
-          run.worker(
-              "w" + i,
-              limits,
-              Map.of(),
-              WorkerOptions.args(
-                  "scenario",
-                  "lock",
-                  "threads",
-                  THREADS,
-                  "duration",
-                  DURATION.toMillis(),
-                  "keys",
-                  KEYS,
-                  "write-share",
-                  0.4,
-                  "hold-min",
-                  1,
-                  "hold-max",
-                  4)));
-    }
+    List<WorkerProcesses.Worker> workers =
+        run.workers(
+            WORKERS,
+            limits,
+            WorkerOptions.args(
+                "scenario",
+                "lock",
+                "threads",
+                THREADS,
+                "duration",
+                DURATION.toMillis(),
+                "keys",
+                KEYS,
+                "write-share",
+                0.4,
+                "hold-min",
+                1,
+                "hold-max",
+                4));
     run.startAll();
     run.awaitAll(Duration.ofSeconds(60));
 

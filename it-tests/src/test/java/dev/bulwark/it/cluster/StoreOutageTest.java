@@ -60,25 +60,22 @@ class StoreOutageTest {
                   "100ms",
                   "bulwark.bulkhead." + GuardedOperations.BULKHEAD + ".lease",
                   "5s");
-          for (int i = 0; i < WORKERS_PER_POLICY; i++) {
-            run.worker(
-                "w" + i,
-                limits,
-                Map.of(),
-                WorkerOptions.args(
-                    "scenario",
-                    "bulkhead",
-                    "threads",
-                    THREADS,
-                    "duration",
-                    RUN.toMillis(),
-                    "hold-min",
-                    20,
-                    "hold-max",
-                    40,
-                    "pause-after-reject",
-                    10));
-          }
+          run.workers(
+              WORKERS_PER_POLICY,
+              limits,
+              WorkerOptions.args(
+                  "scenario",
+                  "bulkhead",
+                  "threads",
+                  THREADS,
+                  "duration",
+                  RUN.toMillis(),
+                  "hold-min",
+                  20,
+                  "hold-max",
+                  40,
+                  "pause-after-reject",
+                  10));
         }
         long start = 0;
         for (ClusterRun run : runs.values()) {

@@ -1,6 +1,7 @@
 -- Fixed windows aligned to the server's epoch: a hash of the current window's number and count.
 -- Reservations of waiting callers spill into later windows (count may exceed the limit: slot n lies
--- n / permits windows ahead). Returns {1, delay micros} or {0, retry-after micros}.
+-- n / permits windows ahead). Returns the delay in micros (>= 0) when granted,
+-- -1 - the micros until the next permit when rejected.
 -- KEYS: window state. ARGV: permits, window micros, max wait micros.
 local permits, length, max_wait = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = server_micros()
@@ -18,8 +19,8 @@ end
 local slot_window = window + math.floor(count / permits)
 local delay = math.max(0, slot_window * length - now)
 if delay > max_wait then
-  return {0, math.ceil(delay)}
+  return -1 - math.ceil(delay)
 end
 redis.call('HSET', KEYS[1], 'window', int(window), 'count', int(count + 1))
 redis.call('PEXPIRE', KEYS[1], int(math.ceil(((slot_window + 1) * length - now) / 1000) + 1))
-return {1, math.ceil(delay)}
+return math.ceil(delay)

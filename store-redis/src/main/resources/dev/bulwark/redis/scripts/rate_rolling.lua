@@ -1,6 +1,7 @@
 -- A sliding log of grant times (server micros), sorted, at most 'permits' entries plus the
 -- reservations of waiting callers: a permit is granted at the first instant when fewer than
--- 'permits' grants lie in the window ending there. Returns {1, delay micros} or {0, retry-after}.
+-- 'permits' grants lie in the window ending there. Returns the delay in micros (>= 0) when granted,
+-- -1 - the micros until the next permit when rejected.
 -- KEYS: log. ARGV: permits, window micros, max wait micros.
 local permits, window, max_wait = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = server_micros()
@@ -18,8 +19,8 @@ if size >= permits then
 end
 local delay = at - now
 if delay > max_wait then
-  return {0, math.ceil(delay)}
+  return -1 - math.ceil(delay)
 end
 redis.call('RPUSH', KEYS[1], int(at))
 redis.call('PEXPIRE', KEYS[1], int(math.ceil((at - now + window) / 1000) + 1))
-return {1, math.ceil(delay)}
+return math.ceil(delay)

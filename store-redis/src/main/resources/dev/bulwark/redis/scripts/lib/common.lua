@@ -6,7 +6,8 @@ local function server_micros()
   return tonumber(time[1]) * 1000000 + tonumber(time[2])
 end
 
--- An integral number as a Redis argument; Lua's own conversion keeps only 14 digits.
+-- An integral number inside a string: Lua's own conversion keeps only 14 digits (numbers given to
+-- redis.call as numbers are converted exactly by Redis).
 local function int(x)
   return string.format('%.0f', x)
 end
