@@ -57,7 +57,9 @@ final class QueuedRequest {
         request.stopKeepingAlive();
       }
       return outcome;
-    } catch (InterruptedException e) {
+    } catch (InterruptedException | RuntimeException e) {
+      // a request given up on (interrupt, store failure) must not be renewed: in the store it
+      // expires within a lease, even when it was handed a permit that nobody will release
       request.stopKeepingAlive();
       throw e;
     } finally {
