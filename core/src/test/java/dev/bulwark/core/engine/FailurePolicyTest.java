@@ -18,6 +18,8 @@ import dev.bulwark.core.config.RateLimitDefinition;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class FailurePolicyTest {
@@ -56,6 +58,39 @@ class FailurePolicyTest {
       store[0].down = false;
       limiter.acquire().close();
       assertThat(limiter.stats().storeFailures()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aQueuedRequestTheStoreFailsUnderIsNoLongerRenewed() throws Exception {
+    BulkheadDefinition waiting =
+        new BulkheadDefinition(
+            "queued",
+            Origin.programmatic(),
+            true,
+            1,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(30),
+            Map.of());
+    try (BulwarkEngine engine = engine("fail-closed")) {
+      BulkheadLimiter limiter = engine.bulkhead(waiting);
+      LeaseRenewer renewer = engine.leaseRenewer().orElseThrow();
+      Permit held = limiter.acquire();
+      CompletableFuture<Permit> waiter = CompletableFuture.supplyAsync(limiter::acquire);
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (renewer.size() < 2) { // the holder and the queued request
+        assertThat(System.nanoTime()).isLessThan(deadline);
+        Thread.onSpinWait();
+      }
+
+      store[0].down = true; // the waiter's next poll fails
+
+      assertThatThrownBy(() -> waiter.get(5, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(StoreUnavailableException.class);
+      assertThat(renewer.size()).as("only the holder is renewed").isEqualTo(1);
+      store[0].down = false;
+      held.close();
+      assertThat(renewer.size()).isZero();
     }
   }
 
