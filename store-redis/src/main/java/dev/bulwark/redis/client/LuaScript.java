@@ -48,6 +48,11 @@ public final class LuaScript {
     return sha;
   }
 
+  /** The whole text sent to Redis: the libraries it uses, then the script. */
+  public String source() {
+    return source;
+  }
+
   public Object run(UnifiedJedis redis, List<String> keys, List<String> args) {
     try {
       return redis.evalsha(sha, keys, args);
