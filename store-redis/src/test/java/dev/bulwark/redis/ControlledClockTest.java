@@ -16,7 +16,7 @@ class ControlledClockTest {
     RedisKeys keys = test.keys();
     // value 1 per second: the second call at the same instant waits exactly one second
     List<String> smoothKeys = List.of(keys.rate("clocked", "smooth"));
-    List<String> args = List.of("1000000", "1000000", "0");
+    List<String> args = List.of("1", "1000000", "0");
     Object first = clock.run(Scripts.RATE_SMOOTH, smoothKeys, args);
     Object second = clock.run(Scripts.RATE_SMOOTH, smoothKeys, args);
     clock.advanceMillis(1000);
