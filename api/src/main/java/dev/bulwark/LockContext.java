@@ -1,23 +1,33 @@
 package dev.bulwark;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
+import dev.bulwark.spi.HeldLocks;
 import java.util.Optional;
+import java.util.ServiceLoader;
 
 /**
- * The locks held by the current thread, innermost last. A method guarded by {@link DistributedLock}
- * reads its fencing token here and passes it to the downstream it writes to.
+ * What the current thread holds of {@link DistributedLock}s, for the guarded code to read: a method
+ * passes {@link #fencingToken()} to the downstream it writes to. Read-only: the engine keeps the
+ * thread's locks itself, so user code cannot corrupt them.
  */
 public final class LockContext {
 
-  private static final ThreadLocal<Deque<LockPermit>> HELD =
-      ThreadLocal.withInitial(ArrayDeque::new);
+  private static final HeldLocks HELD = find();
 
   private LockContext() {}
 
   /** The innermost lock the current thread holds, if any. */
-  public static Optional<LockPermit> current() {
-    return Optional.ofNullable(HELD.get().peekLast());
+  public static Optional<Held> current() {
+    return Optional.ofNullable(HELD.innermost());
+  }
+
+  /** Whether the current thread holds any distributed lock. */
+  public static boolean isHeld() {
+    return HELD.innermost() != null;
+  }
+
+  /** Whether the current thread holds lock {@code name} on {@code key} (any mode). */
+  public static boolean isHeld(String name, String key) {
+    return HELD.find(name, key) != null;
   }
 
   /**
@@ -26,29 +36,34 @@ public final class LockContext {
    * @throws IllegalStateException when the thread holds no lock
    */
   public static long fencingToken() {
-    return current()
-        .orElseThrow(
-            () -> new IllegalStateException("The current thread holds no distributed lock"))
-        .fencingToken();
+    Held held = HELD.innermost();
+    if (held == null) {
+      throw new IllegalStateException("The current thread holds no distributed lock");
+    }
+    return held.fencingToken();
   }
 
-  /** The lock of {@code name} and {@code key} the current thread already holds, if any. */
-  public static Optional<LockPermit> held(String name, String key) {
-    for (LockPermit permit : HELD.get()) {
-      if (permit.key().equals(key) && permit.name().equals(name)) {
-        return Optional.of(permit);
+  /**
+   * A lock the current thread holds.
+   *
+   * @param key empty for a lock without {@link LockKey}
+   * @param fencingToken see {@link LockPermit#fencingToken()}; 0 when the {@code fail-open} policy
+   *     let the call through without a lock
+   */
+  public record Held(String name, String key, LockMode mode, long fencingToken) {}
+
+  private static HeldLocks find() {
+    for (ClassLoader loader :
+        new ClassLoader[] {
+          LockContext.class.getClassLoader(), Thread.currentThread().getContextClassLoader()
+        }) {
+      if (loader != null) {
+        Optional<HeldLocks> found = ServiceLoader.load(HeldLocks.class, loader).findFirst();
+        if (found.isPresent()) {
+          return found.get();
+        }
       }
     }
-    return Optional.empty();
-  }
-
-  /** Called by the engine when the current thread starts holding {@code permit}. */
-  public static void push(LockPermit permit) {
-    HELD.get().addLast(permit);
-  }
-
-  /** Called by the engine when the current thread stops holding {@code permit}. */
-  public static void pop(LockPermit permit) {
-    HELD.get().removeLastOccurrence(permit);
+    return HeldLocks.NONE;
   }
 }

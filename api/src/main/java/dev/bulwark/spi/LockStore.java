@@ -16,6 +16,11 @@ public interface LockStore {
   /** Withdraws a queued request; {@link Grant#GRANTED} when it had been granted meanwhile. */
   Grant cancel(LockSpec spec, String key, long requestId);
 
-  /** Releases a held lock and grants what the queue's head allows. */
-  void release(LockSpec spec, String key, long requestId);
+  /**
+   * Releases a held lock and grants what the queue's head allows. Releasing what is not held
+   * changes nothing.
+   *
+   * @return false when the store no longer held it (its lease had run out, or it was released)
+   */
+  boolean release(LockSpec spec, String key, long requestId);
 }

@@ -33,6 +33,12 @@ public interface PermitStore {
     return Optional.empty();
   }
 
-  /** Releases a held permit and hands it to the head of the queue, if any. */
-  void release(PermitSpec spec, long requestId);
+  /**
+   * Releases a held permit and hands it to the head of the queue, if any. Releasing what is not
+   * held changes nothing.
+   *
+   * @return false when the store no longer held it: its lease had run out (a store whose leases
+   *     expire), or it had been released before
+   */
+  boolean release(PermitSpec spec, long requestId);
 }

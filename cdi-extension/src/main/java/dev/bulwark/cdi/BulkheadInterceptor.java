@@ -2,7 +2,6 @@ package dev.bulwark.cdi;
 
 import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.Permit;
-import dev.bulwark.core.engine.BulkheadLimiter;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -12,10 +11,10 @@ import jakarta.interceptor.InvocationContext;
 /** Runs a {@link DistributedBulkhead} method under a permit, released however the call ends. */
 @DistributedBulkhead
 @Interceptor
-@Priority(Priorities.BULWARK)
+@Priority(Priorities.BULKHEAD)
 public class BulkheadInterceptor {
 
-  private final GuardCache<BulkheadLimiter> guards;
+  private final GuardCache<BulkheadGuard> guards;
 
   @Inject
   public BulkheadInterceptor(BulwarkRuntime runtime) {
@@ -24,11 +23,11 @@ public class BulkheadInterceptor {
 
   @AroundInvoke
   public Object guard(InvocationContext context) throws Exception {
-    BulkheadLimiter limiter = guards.get(context);
-    if (limiter == null) {
+    BulkheadGuard guard = guards.get(context);
+    if (guard == null) {
       return context.proceed();
     }
-    Permit permit = limiter.acquire();
+    Permit permit = guard.limiter().acquire(guard.waitNanos());
     try {
       return context.proceed();
     } finally {

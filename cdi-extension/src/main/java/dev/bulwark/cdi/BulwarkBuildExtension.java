@@ -43,9 +43,10 @@ public class BulwarkBuildExtension implements BuildCompatibleExtension {
   @Synthesis
   public void register(SyntheticComponents components) {
     components
-        .addBean(GuardedClasses.class)
-        .type(GuardedClasses.class)
-        .withParam(GuardedClassesCreator.CLASSES, guarded.toArray(String[]::new))
-        .createWith(GuardedClassesCreator.class);
+        .addBean(DeclaredLimits.class)
+        .type(DeclaredLimits.class)
+        .scope(jakarta.inject.Singleton.class)
+        .withParam(DeclaredLimitsCreator.CLASSES, guarded.toArray(String[]::new))
+        .createWith(DeclaredLimitsCreator.class);
   }
 }

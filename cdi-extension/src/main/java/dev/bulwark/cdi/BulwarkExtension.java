@@ -6,20 +6,21 @@ import dev.bulwark.DistributedRateLimit;
 import dev.bulwark.core.config.DefinitionResolver;
 import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.engine.EngineSettings;
+import dev.bulwark.core.registry.LimitCatalog;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.DefinitionException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
-import java.util.ArrayList;
+import jakarta.inject.Singleton;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
  * The portable extension (Weld, Payara): collects the bean classes that carry a Bulwark binding and
- * fails the deployment, with a {@link DefinitionException} naming method, member and config key,
- * when any of their definitions is invalid.
+ * resolves every declaration once, while the container deploys; an invalid or conflicting one fails
+ * the deployment with a {@link DefinitionException} naming method, member and config key.
  */
 public class BulwarkExtension implements Extension {
 
@@ -38,20 +39,22 @@ public class BulwarkExtension implements Extension {
     }
   }
 
-  void validate(@Observes AfterBeanDiscovery discovery) {
+  void declare(@Observes AfterBeanDiscovery discovery) {
+    LimitCatalog catalog = new LimitCatalog(new DefinitionResolver(MpConfigLookup.current()));
     try {
       EngineSettings.from(MpConfigLookup.current());
-      DefinitionResolver resolver = new DefinitionResolver(MpConfigLookup.current());
-      GuardedMethods.scan(guarded, resolver)
-          .problems()
+      catalog
+          .declareAll(GuardedMethods.declarations(guarded))
           .forEach(problem -> discovery.addDefinitionError(new DefinitionException(problem)));
     } catch (InvalidDefinitionException e) {
       discovery.addDefinitionError(new DefinitionException(e.getMessage(), e));
     }
+    DeclaredLimits declared = new DeclaredLimits(catalog);
     discovery
         .addBean()
-        .types(GuardedClasses.class, Object.class)
-        .beanClass(GuardedClasses.class)
-        .createWith(context -> new GuardedClasses(new ArrayList<>(guarded)));
+        .types(DeclaredLimits.class, Object.class)
+        .beanClass(DeclaredLimits.class)
+        .scope(Singleton.class)
+        .createWith(context -> declared);
   }
 }

@@ -5,11 +5,12 @@ import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.DistributedLock;
 import dev.bulwark.DistributedRateLimit;
 import dev.bulwark.core.config.InvalidDefinitionException;
+import dev.bulwark.core.config.LimitDeclaration;
 import dev.bulwark.core.config.LimitDefinition;
-import dev.bulwark.core.config.Origin;
-import dev.bulwark.core.engine.BulkheadLimiter;
+import dev.bulwark.core.config.LimitKind;
+import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.core.engine.BulwarkEngine;
-import dev.bulwark.core.engine.RateLimiter;
+import dev.bulwark.core.registry.LimitRegistry;
 import dev.bulwark.spi.BulwarkStoreProvider;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -17,56 +18,72 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.DefinitionException;
 import jakarta.inject.Inject;
 import jakarta.interceptor.InvocationContext;
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
-import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The application's engine, started from MicroProfile Config when the container starts, and the
- * per-method guard caches the interceptors read. Interceptors take the caches once, so their hot
- * path does not go through this bean's client proxy.
+ * The application's engine, started from MicroProfile Config with the limits declared at
+ * deployment, and the per-method guard caches the interceptors read. Interceptors take the caches
+ * once, so their hot path does not go through this bean's client proxy.
  */
 @ApplicationScoped
 public class BulwarkRuntime {
 
   @Inject @Any Instance<BulwarkStoreProvider> containerStores;
+  @Inject DeclaredLimits declared;
+  @Inject BeanManager beans;
 
   private BulwarkEngine engine;
-  private GuardCache<BulkheadLimiter> bulkheads;
-  private GuardCache<RateLimiter> rateLimiters;
+  private GuardCache<BulkheadGuard> bulkheads;
+  private GuardCache<RateGuard> rateLimiters;
   private GuardCache<LockGuard> locks;
 
   @PostConstruct
   void start() {
     try {
-      engine = BulwarkEngine.start(MpConfigLookup.current(), containerStores.stream().toList());
+      engine =
+          BulwarkEngine.builder(MpConfigLookup.current())
+              .stores(containerStores.stream().toList())
+              .listeners(CdiEvents.forObservers(beans).stream().toList())
+              .catalog(declared.catalog())
+              .start();
+      engine.registry().buildAll();
     } catch (InvalidDefinitionException e) {
       throw new DefinitionException(e.getMessage(), e);
     }
+    LimitRegistry registry = engine.registry();
     bulkheads =
         new GuardCache<>(
-            resolving(
+            guarding(
+                LimitKind.BULKHEAD,
                 DistributedBulkhead.class,
-                (origin, binding) -> engine.resolver().bulkhead(origin, binding),
-                (definition, method) -> engine.bulkhead(definition)));
+                (definition, method) ->
+                    new BulkheadGuard(
+                        registry.bulkhead(definition.name()), waitNanos(definition))));
     rateLimiters =
         new GuardCache<>(
-            resolving(
+            guarding(
+                LimitKind.RATE_LIMIT,
                 DistributedRateLimit.class,
-                (origin, binding) -> engine.resolver().rateLimit(origin, binding),
-                (definition, method) -> engine.rateLimiter(definition)));
+                (definition, method) ->
+                    new RateGuard(registry.rateLimiter(definition.name()), waitNanos(definition))));
     locks =
         new GuardCache<>(
-            resolving(
+            guarding(
+                LimitKind.LOCK,
                 DistributedLock.class,
-                (origin, binding) -> engine.resolver().lock(origin, binding),
                 (definition, method) ->
                     new LockGuard(
-                        engine.lock(definition), definition.mode(), LockKeys.of(method))));
+                        registry.lock(definition.name()),
+                        ((LockDefinition) definition).mode(),
+                        LockKeys.of(method),
+                        waitNanos(definition))));
   }
 
   @PreDestroy
@@ -85,11 +102,11 @@ public class BulwarkRuntime {
     return engine;
   }
 
-  GuardCache<BulkheadLimiter> bulkheads() {
+  GuardCache<BulkheadGuard> bulkheads() {
     return bulkheads;
   }
 
-  GuardCache<RateLimiter> rateLimiters() {
+  GuardCache<RateGuard> rateLimiters() {
     return rateLimiters;
   }
 
@@ -97,33 +114,53 @@ public class BulwarkRuntime {
     return locks;
   }
 
-  /** Validates every guarded method of {@code classes}; returns the definitions, in order. */
-  GuardedMethods.Scan scan(List<Class<?>> classes) {
-    return GuardedMethods.scan(classes, engine.resolver());
+  private static long waitNanos(LimitDefinition definition) {
+    return definition.waitingTime().toNanos();
   }
 
-  /** How a definition is resolved from a binding, for one kind. */
-  @FunctionalInterface
-  interface Resolve<A, D> {
-    D apply(Origin origin, A binding);
-  }
-
-  private <A extends java.lang.annotation.Annotation, D extends LimitDefinition, G>
-      Function<InvocationContext, G> resolving(
-          Class<A> binding, Resolve<A, D> resolve, BiFunction<D, Method, G> build) {
+  /**
+   * The guard of an intercepted method: its definition looked up by bean class and method (the
+   * nearest class of the proxy's hierarchy that declared it), then its limit by name. A binding the
+   * deployment did not see (added by another extension) is declared now, once.
+   */
+  private <G> Function<InvocationContext, G> guarding(
+      LimitKind kind,
+      Class<? extends Annotation> binding,
+      BiFunction<LimitDefinition, Method, G> build) {
     return context -> {
-      Method method = context.getMethod();
-      BindingReader.Binding<A> found = BindingReader.find(context, binding);
-      if (found == null || !engine.settings().enabled()) {
+      if (!engine.settings().enabled()) {
         return null;
       }
-      D definition;
-      try {
-        definition = resolve.apply(found.origin(), found.annotation());
-      } catch (InvalidDefinitionException e) {
-        throw new DefinitionException(e.getMessage(), e);
-      }
-      return definition.enabled() ? build.apply(definition, method) : null;
+      LimitDefinition definition = declared(context, kind, binding);
+      return definition == null || !definition.enabled()
+          ? null
+          : build.apply(definition, context.getMethod());
     };
+  }
+
+  private LimitDefinition declared(
+      InvocationContext context, LimitKind kind, Class<? extends Annotation> binding) {
+    Method method = context.getMethod();
+    Class<?> targetClass =
+        context.getTarget() == null ? method.getDeclaringClass() : context.getTarget().getClass();
+    for (Class<?> c = targetClass; c != null && c != Object.class; c = c.getSuperclass()) {
+      LimitDefinition found = engine.registry().forMethod(c, method, kind);
+      if (found != null) {
+        return found;
+      }
+    }
+    BindingReader.Binding<? extends Annotation> found = BindingReader.find(context, binding);
+    if (found == null) {
+      return null;
+    }
+    try {
+      return engine
+          .registry()
+          .declare(
+              LimitDeclaration.ofAnnotation(
+                  targetClass, method, found.origin(), found.annotation()));
+    } catch (InvalidDefinitionException e) {
+      throw new DefinitionException(e.getMessage(), e);
+    }
   }
 }

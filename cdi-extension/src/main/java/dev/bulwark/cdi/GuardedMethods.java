@@ -3,10 +3,7 @@ package dev.bulwark.cdi;
 import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.DistributedLock;
 import dev.bulwark.DistributedRateLimit;
-import dev.bulwark.core.config.DefinitionResolver;
-import dev.bulwark.core.config.InvalidDefinitionException;
-import dev.bulwark.core.config.LimitDefinition;
-import dev.bulwark.core.config.Origin;
+import dev.bulwark.core.config.LimitDeclaration;
 import jakarta.decorator.Decorator;
 import jakarta.interceptor.Interceptor;
 import java.lang.annotation.Annotation;
@@ -18,63 +15,37 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiFunction;
 
 /**
- * Resolves the definition of every guarded method of the given bean classes, the same way the
- * interceptors will on the first call, so invalid values fail the deployment instead.
+ * Finds every guarded method of the given bean classes and turns each binding into a {@link
+ * LimitDeclaration}, so the definitions are resolved (and checked) while the application deploys.
  */
 final class GuardedMethods {
 
-  /** The definitions found and the problems, one message each. */
-  record Scan(List<LimitDefinition> definitions, List<String> problems) {}
+  private static final List<Class<? extends Annotation>> BINDINGS =
+      List.of(DistributedRateLimit.class, DistributedBulkhead.class, DistributedLock.class);
 
   private GuardedMethods() {}
 
-  static Scan scan(Collection<Class<?>> beanClasses, DefinitionResolver resolver) {
-    List<LimitDefinition> definitions = new ArrayList<>();
-    List<String> problems = new ArrayList<>();
+  static List<LimitDeclaration> declarations(Collection<Class<?>> beanClasses) {
+    List<LimitDeclaration> declarations = new ArrayList<>();
     for (Class<?> beanClass : beanClasses) {
       if (!isGuardable(beanClass)) {
         continue;
       }
       for (Method method : businessMethods(beanClass)) {
-        resolve(
-            beanClass,
-            method,
-            DistributedBulkhead.class,
-            resolver::bulkhead,
-            definitions,
-            problems);
-        resolve(
-            beanClass,
-            method,
-            DistributedRateLimit.class,
-            resolver::rateLimit,
-            definitions,
-            problems);
-        resolve(beanClass, method, DistributedLock.class, resolver::lock, definitions, problems);
+        for (Class<? extends Annotation> type : BINDINGS) {
+          BindingReader.Binding<? extends Annotation> binding =
+              BindingReader.find(beanClass, method, type);
+          if (binding != null) {
+            declarations.add(
+                LimitDeclaration.ofAnnotation(
+                    beanClass, method, binding.origin(), binding.annotation()));
+          }
+        }
       }
     }
-    return new Scan(definitions, problems);
-  }
-
-  private static <A extends Annotation> void resolve(
-      Class<?> beanClass,
-      Method method,
-      Class<A> type,
-      BiFunction<Origin, A, ? extends LimitDefinition> resolve,
-      List<LimitDefinition> definitions,
-      List<String> problems) {
-    BindingReader.Binding<A> binding = BindingReader.find(beanClass, method, type);
-    if (binding == null) {
-      return;
-    }
-    try {
-      definitions.add(resolve.apply(binding.origin(), binding.annotation()));
-    } catch (InvalidDefinitionException e) {
-      problems.add(e.getMessage());
-    }
+    return declarations;
   }
 
   /** Interceptors and decorators carry bindings without being guarded beans. */

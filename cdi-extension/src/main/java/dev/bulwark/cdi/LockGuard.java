@@ -3,5 +3,5 @@ package dev.bulwark.cdi;
 import dev.bulwark.LockMode;
 import dev.bulwark.core.engine.KeyedLock;
 
-/** The lock of one method: its family, its mode and which arguments form the key. */
-record LockGuard(KeyedLock lock, LockMode mode, LockKeys keys) {}
+/** The lock of one method: its family, its mode, which arguments form the key, its wait. */
+record LockGuard(KeyedLock lock, LockMode mode, LockKeys keys, long waitNanos) {}

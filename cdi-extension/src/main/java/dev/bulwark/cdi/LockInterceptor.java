@@ -11,7 +11,7 @@ import jakarta.interceptor.InvocationContext;
 /** Runs a {@link DistributedLock} method holding the key its {@code @LockKey} arguments name. */
 @DistributedLock
 @Interceptor
-@Priority(Priorities.BULWARK)
+@Priority(Priorities.LOCK)
 public class LockInterceptor {
 
   private final GuardCache<LockGuard> guards;
@@ -28,7 +28,7 @@ public class LockInterceptor {
       return context.proceed();
     }
     String key = guard.keys().keyOf(context.getParameters());
-    LockPermit permit = guard.lock().lock(key, guard.mode());
+    LockPermit permit = guard.lock().lock(key, guard.mode(), guard.waitNanos());
     try {
       return context.proceed();
     } finally {

@@ -1,7 +1,6 @@
 package dev.bulwark.cdi;
 
 import dev.bulwark.DistributedRateLimit;
-import dev.bulwark.core.engine.RateLimiter;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -11,10 +10,10 @@ import jakarta.interceptor.InvocationContext;
 /** Starts a {@link DistributedRateLimit} method only once it has a permit. */
 @DistributedRateLimit
 @Interceptor
-@Priority(Priorities.BULWARK)
+@Priority(Priorities.RATE_LIMIT)
 public class RateLimitInterceptor {
 
-  private final GuardCache<RateLimiter> guards;
+  private final GuardCache<RateGuard> guards;
 
   @Inject
   public RateLimitInterceptor(BulwarkRuntime runtime) {
@@ -23,9 +22,9 @@ public class RateLimitInterceptor {
 
   @AroundInvoke
   public Object guard(InvocationContext context) throws Exception {
-    RateLimiter limiter = guards.get(context);
-    if (limiter != null) {
-      limiter.acquire();
+    RateGuard guard = guards.get(context);
+    if (guard != null) {
+      guard.limiter().acquire(guard.waitNanos());
     }
     return context.proceed();
   }

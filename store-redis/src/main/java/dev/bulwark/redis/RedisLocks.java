@@ -54,8 +54,9 @@ final class RedisLocks implements LockStore {
   }
 
   @Override
-  public void release(LockSpec spec, String key, long requestId) {
+  public boolean release(LockSpec spec, String key, long requestId) {
     onHeldOrQueued(Scripts.LOCK_RELEASE, spec, key, requestId);
+    return true;
   }
 
   /** Poll, cancel and release: one request of one key, and the prefix for wake-ups. */

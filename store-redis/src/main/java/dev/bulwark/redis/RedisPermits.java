@@ -46,8 +46,9 @@ final class RedisPermits implements PermitStore {
   }
 
   @Override
-  public void release(PermitSpec spec, long requestId) {
+  public boolean release(PermitSpec spec, long requestId) {
     onHeldOrQueued(Scripts.PERMIT_RELEASE, spec, requestId);
+    return true;
   }
 
   @Override

@@ -9,11 +9,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.params.SetParams;
 
 /**
  * Runs the store's scripts, unchanged but for their clock, against a server time the test sets:
- * expiry, clock steps and rate boundaries become exact instead of bounded by round trips. Only
- * the one function every script reads the time through ({@code server_micros} in {@code
+ * expiry, clock steps and rate boundaries become exact instead of bounded by round trips. Only the
+ * one function every script reads the time through ({@code server_micros} in {@code
  * lib/common.lua}) is swapped, for one that reads a key under the test's prefix.
  */
 final class ControlledClock {
@@ -34,7 +35,7 @@ final class ControlledClock {
 
   /** Sets the server's clock, microseconds since the epoch; it may step back. */
   void set(long micros) {
-    redis.psetex(clockKey, 3_600_000, Long.toString(micros));
+    redis.set(clockKey, Long.toString(micros), SetParams.setParams().px(3_600_000));
   }
 
   long micros() {

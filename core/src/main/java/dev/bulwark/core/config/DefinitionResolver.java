@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
 
 /**
@@ -24,7 +25,11 @@ public final class DefinitionResolver {
   /** Names become parts of store keys and config keys: a conservative alphabet, bounded length. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.:#$-]{0,199}");
 
+  /** The shortest lease renewal can sustain; see {@code Members.lease()}. */
+  public static final Duration MIN_LEASE = Duration.ofMillis(300);
+
   private final ConfigLookup config;
+  private final LongAdder resolutions = new LongAdder();
 
   public DefinitionResolver(ConfigLookup config) {
     this.config = config;
@@ -35,45 +40,75 @@ public final class DefinitionResolver {
     return NAME.matcher(name).matches();
   }
 
+  /**
+   * Resolves a declaration into its definition: every member from the annotation (or its default),
+   * overridden by configuration in the documented precedence, and checked.
+   *
+   * @throws InvalidDefinitionException naming the method, the member and the config key
+   */
+  public LimitDefinition resolve(LimitDeclaration declaration) {
+    resolutions.increment();
+    return switch (declaration.kind()) {
+      case BULKHEAD -> bulkhead(declaration);
+      case RATE_LIMIT -> rateLimit(declaration);
+      case LOCK -> lock(declaration);
+    };
+  }
+
+  /** How many declarations this resolver has resolved: each should be resolved once. */
+  public long resolutions() {
+    return resolutions.sum();
+  }
+
   public BulkheadDefinition bulkhead(Origin origin, DistributedBulkhead annotation) {
-    return bulkhead(origin, annotation, null);
+    return (BulkheadDefinition) resolve(annotated(origin, annotation));
   }
 
   /** A bulkhead used by name through the programmatic API: named keys and defaults only. */
   public BulkheadDefinition bulkhead(String name) {
-    return bulkhead(Origin.programmatic(), null, name);
-  }
-
-  private BulkheadDefinition bulkhead(Origin origin, DistributedBulkhead annotation, String name) {
-    Members m =
-        members(LimitKind.BULKHEAD, DistributedBulkhead.class, annotation, origin, false, name);
-    return new BulkheadDefinition(
-        m.name,
-        origin,
-        m.enabled(),
-        m.positiveInt("value"),
-        m.duration("waitingTime", "waiting-time", "waitingTimeUnit", true),
-        m.duration("lease", "lease", "leaseUnit", false),
-        m.sources());
+    return (BulkheadDefinition) resolve(LimitDeclaration.programmatic(LimitKind.BULKHEAD, name));
   }
 
   public RateLimitDefinition rateLimit(Origin origin, DistributedRateLimit annotation) {
-    return rateLimit(origin, annotation, null);
+    return (RateLimitDefinition) resolve(annotated(origin, annotation));
   }
 
   /** A rate limit used by name through the programmatic API. */
   public RateLimitDefinition rateLimit(String name) {
-    return rateLimit(Origin.programmatic(), null, name);
+    return (RateLimitDefinition) resolve(LimitDeclaration.programmatic(LimitKind.RATE_LIMIT, name));
   }
 
-  private RateLimitDefinition rateLimit(
-      Origin origin, DistributedRateLimit annotation, String name) {
-    Members m =
-        members(LimitKind.RATE_LIMIT, DistributedRateLimit.class, annotation, origin, false, name);
+  public LockDefinition lock(Origin origin, DistributedLock annotation) {
+    return (LockDefinition) resolve(annotated(origin, annotation));
+  }
+
+  /** A lock used by name through the programmatic API; the mode is chosen per call. */
+  public LockDefinition lock(String name) {
+    return (LockDefinition) resolve(LimitDeclaration.programmatic(LimitKind.LOCK, name));
+  }
+
+  private static LimitDeclaration annotated(Origin origin, Annotation annotation) {
+    return LimitDeclaration.ofAnnotation(null, null, origin, annotation);
+  }
+
+  private BulkheadDefinition bulkhead(LimitDeclaration declaration) {
+    Members m = members(declaration, false);
+    return new BulkheadDefinition(
+        m.name,
+        declaration.origin(),
+        m.enabled(),
+        m.positiveInt("value"),
+        m.duration("waitingTime", "waiting-time", "waitingTimeUnit", true),
+        m.lease(),
+        m.sources());
+  }
+
+  private RateLimitDefinition rateLimit(LimitDeclaration declaration) {
+    Members m = members(declaration, false);
     RateLimitDefinition definition =
         new RateLimitDefinition(
             m.name,
-            origin,
+            declaration.origin(),
             m.enabled(),
             m.positiveInt("value"),
             m.duration("window", "window", "windowUnit", false),
@@ -92,36 +127,22 @@ public final class DefinitionResolver {
     return definition;
   }
 
-  public LockDefinition lock(Origin origin, DistributedLock annotation) {
-    return lock(origin, annotation, null);
-  }
-
-  /** A lock used by name through the programmatic API; the mode is chosen per call. */
-  public LockDefinition lock(String name) {
-    return lock(Origin.programmatic(), null, name);
-  }
-
-  private LockDefinition lock(Origin origin, DistributedLock annotation, String name) {
-    Members m = members(LimitKind.LOCK, DistributedLock.class, annotation, origin, true, name);
+  private LockDefinition lock(LimitDeclaration declaration) {
+    Members m = members(declaration, true);
     return new LockDefinition(
         m.name,
-        origin,
+        declaration.origin(),
         m.enabled(),
-        annotation == null ? LockMode.WRITE : annotation.mode(),
+        declaration.origin().isMethod() ? (LockMode) declaration.member("mode") : LockMode.WRITE,
         m.duration("waitingTime", "waiting-time", "waitingTimeUnit", true),
-        m.duration("lease", "lease", "leaseUnit", false),
+        m.lease(),
         m.sources());
   }
 
-  private Members members(
-      LimitKind kind,
-      Class<? extends Annotation> type,
-      Annotation annotation,
-      Origin origin,
-      boolean defaultToClass,
-      String explicitName) {
-    AnnotationMembers values = new AnnotationMembers(type, annotation);
-    String declared = explicitName != null ? explicitName : values.get("name", String.class);
+  private Members members(LimitDeclaration declaration, boolean defaultToClass) {
+    LimitKind kind = declaration.kind();
+    Origin origin = declaration.origin();
+    String declared = declaration.declaredName();
     String name = declared;
     if (declared.isEmpty()) {
       if (!origin.isMethod()) {
@@ -141,13 +162,14 @@ public final class DefinitionResolver {
               + "' must match "
               + NAME.pattern());
     }
-    return new Members(kind, values, origin, name, new MemberSource(config, kind, origin, name));
+    return new Members(
+        kind, declaration, origin, name, new MemberSource(config, kind, origin, name));
   }
 
   /** Resolves the members of one definition, recording where each value came from. */
   private static final class Members {
     private final LimitKind kind;
-    private final AnnotationMembers annotation;
+    private final LimitDeclaration annotation;
     private final Origin origin;
     private final String name;
     private final MemberSource source;
@@ -155,7 +177,7 @@ public final class DefinitionResolver {
 
     Members(
         LimitKind kind,
-        AnnotationMembers annotation,
+        LimitDeclaration annotation,
         Origin origin,
         String name,
         MemberSource source) {
@@ -194,7 +216,7 @@ public final class DefinitionResolver {
         }
         sources.put(member, found.get().key());
       } else {
-        value = annotation.get(member, Integer.class);
+        value = (Integer) annotation.member(member);
         sources.put(member, annotationSource());
       }
       if (value <= 0) {
@@ -204,7 +226,7 @@ public final class DefinitionResolver {
     }
 
     Duration duration(String member, String namedMember, String unitMember, boolean zeroAllowed) {
-      ChronoUnit unit = annotation.get(unitMember, ChronoUnit.class);
+      ChronoUnit unit = (ChronoUnit) annotation.member(unitMember);
       Optional<MemberSource.Found> unitOverride = source.find(unitMember, null);
       if (unitOverride.isPresent()) {
         try {
@@ -226,7 +248,7 @@ public final class DefinitionResolver {
           value = Durations.parse(found.get().raw(), unit);
         } else {
           where = annotationSource();
-          value = Durations.of(annotation.get(member, Long.class), unit);
+          value = Durations.of((Long) annotation.member(member), unit);
         }
       } catch (IllegalArgumentException e) {
         throw invalid(
@@ -243,7 +265,7 @@ public final class DefinitionResolver {
       Optional<MemberSource.Found> found = source.find(member, member);
       if (found.isEmpty()) {
         sources.put(member, annotationSource());
-        return type.cast(annotation.get(member, type));
+        return type.cast(annotation.member(member));
       }
       try {
         E value = Enum.valueOf(type, found.get().raw().toUpperCase(Locale.ROOT));
@@ -256,7 +278,26 @@ public final class DefinitionResolver {
     }
 
     private String annotationSource() {
-      return annotation.declared() ? "annotation" : "default";
+      return annotation.source();
+    }
+
+    /**
+     * A lease long enough for renewal to keep it alive: the renewer renews a running call's lease
+     * once a third of it has passed, on a tick of a tenth of the shortest lease, and a renewal must
+     * reach the store (and survive a pause of the JVM) before the lease runs out.
+     */
+    Duration lease() {
+      Duration lease = duration("lease", "lease", "leaseUnit", false);
+      if (lease.compareTo(MIN_LEASE) < 0) {
+        throw invalid(
+            "lease",
+            Durations.format(lease)
+                + " is shorter than the minimum lease of "
+                + Durations.format(MIN_LEASE)
+                + ", the shortest a running call's renewal can keep alive",
+            sources.get("lease"));
+      }
+      return lease;
     }
 
     InvalidDefinitionException invalid(String member, String problem, MemberSource.Found found) {
@@ -265,7 +306,7 @@ public final class DefinitionResolver {
 
     InvalidDefinitionException invalid(String member, String problem, String where) {
       String key =
-          where.equals("annotation") || where.equals("default")
+          where.equals(annotation.source()) || where.equals("annotation") || where.equals("default")
               ? "the "
                   + where
                   + " (no config key set; e.g. bulwark."

@@ -1,5 +1,6 @@
 package dev.bulwark.core.config;
 
+import java.time.Duration;
 import java.util.Map;
 
 /** What every resolved limit has: a name, where it is declared, and where each value came from. */
@@ -13,6 +14,9 @@ public sealed interface LimitDefinition
   Origin origin();
 
   boolean enabled();
+
+  /** How long a call of the declaring method may wait to be admitted. */
+  Duration waitingTime();
 
   /** The effective values as shown in the startup table, member by member. */
   Map<String, String> values();

@@ -1,26 +1,53 @@
 package dev.bulwark.core.config;
 
-/** The three primitives, with the names their config keys use. */
+import dev.bulwark.DistributedBulkhead;
+import dev.bulwark.DistributedLock;
+import dev.bulwark.DistributedRateLimit;
+import dev.bulwark.event.LimitType;
+import java.lang.annotation.Annotation;
+
+/** The three primitives, with their annotation and the names their config keys use. */
 public enum LimitKind {
-  BULKHEAD("DistributedBulkhead", "bulkhead"),
-  RATE_LIMIT("DistributedRateLimit", "rate-limit"),
-  LOCK("DistributedLock", "lock");
+  BULKHEAD(DistributedBulkhead.class, "bulkhead", LimitType.BULKHEAD),
+  RATE_LIMIT(DistributedRateLimit.class, "rate-limit", LimitType.RATE_LIMIT),
+  LOCK(DistributedLock.class, "lock", LimitType.LOCK);
 
-  private final String annotationName;
+  private final Class<? extends Annotation> annotationType;
   private final String configSegment;
+  private final LimitType type;
 
-  LimitKind(String annotationName, String configSegment) {
-    this.annotationName = annotationName;
+  LimitKind(Class<? extends Annotation> annotationType, String configSegment, LimitType type) {
+    this.annotationType = annotationType;
     this.configSegment = configSegment;
+    this.type = type;
+  }
+
+  /** The kind whose binding is {@code annotationType}. */
+  public static LimitKind of(Class<? extends Annotation> annotationType) {
+    for (LimitKind kind : values()) {
+      if (kind.annotationType == annotationType) {
+        return kind;
+      }
+    }
+    throw new IllegalArgumentException(annotationType + " is not a Bulwark binding");
+  }
+
+  public Class<? extends Annotation> annotationType() {
+    return annotationType;
   }
 
   /** The simple annotation name, used by MicroProfile FT style keys. */
   public String annotationName() {
-    return annotationName;
+    return annotationType.getSimpleName();
   }
 
   /** The segment of named keys: {@code bulwark.<segment>.<name>.<member>}. */
   public String configSegment() {
     return configSegment;
+  }
+
+  /** The same primitive as events name it. */
+  public LimitType type() {
+    return type;
   }
 }

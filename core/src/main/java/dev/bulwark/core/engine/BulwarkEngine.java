@@ -8,9 +8,14 @@ import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.core.config.RateLimitDefinition;
 import dev.bulwark.core.local.LocalStore;
+import dev.bulwark.core.registry.LimitCatalog;
+import dev.bulwark.core.registry.LimitRegistry;
+import dev.bulwark.event.BulwarkListener;
+import dev.bulwark.event.LimitType;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.BulwarkStoreProvider;
 import dev.bulwark.spi.GrantListener;
+import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.StoreContext;
@@ -22,40 +27,50 @@ import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
 /**
- * The engine of one application: the chosen store, the JVM's waiters and lease renewer, and the
- * factory of limiters. Build limiters once per definition and keep them; they hold everything the
- * hot path needs.
+ * The engine of one application: the chosen store, the JVM's waiters and lease renewer, the
+ * registry of limits and the factory of their chains. Limits are built once, through {@link
+ * #registry()}; they hold everything the hot path needs.
  */
 public final class BulwarkEngine implements AutoCloseable {
 
-  /** How often the renewer looks for leases that have used a third of their length. */
-  static final long RENEW_TICK_MILLIS = 100;
-
   private final EngineSettings settings;
-  private final DefinitionResolver resolver;
   private final BulwarkStore store;
   private final StoreAccess access;
-  private final StoreAccess fallbackAccess;
+  private final LimitChains chains;
+  private final LimitRegistry registry;
   private final DefaultBulwark programmatic;
 
-  private BulwarkEngine(ConfigLookup config, Collection<BulwarkStoreProvider> extraProviders) {
+  private BulwarkEngine(Builder builder) {
+    ConfigLookup config = builder.config;
     this.settings = EngineSettings.from(config);
-    this.resolver = new DefinitionResolver(config);
     Waiters waiters = new Waiters();
-    BulwarkStoreProvider provider = provider(settings.storeId(), extraProviders);
+    BulwarkStoreProvider provider = provider(settings.storeId(), builder.stores);
     this.store = provider.open(context(config, waiters));
-    LeaseRenewer renewer = store.leasesExpire() ? new LeaseRenewer(store, RENEW_TICK_MILLIS) : null;
-    this.access = new StoreAccess(store, waiters, renewer, settings.failurePolicy());
-    this.fallbackAccess =
+    LeaseRenewer renewer = store.leasesExpire() ? new LeaseRenewer(store) : null;
+    this.access = new StoreAccess(store, waiters, renewer);
+    StoreAccess localAccess =
         settings.failurePolicy() == FailurePolicy.LOCAL
-            ? new StoreAccess(new LocalStore(waiters), waiters, null, FailurePolicy.FAIL_CLOSED)
+            ? new StoreAccess(new LocalStore(waiters), waiters, null)
             : null;
-    this.programmatic = new DefaultBulwark(this);
+    BulwarkListener listener = Listeners.combine(builder.listeners);
+    this.chains =
+        new LimitChains(
+            access,
+            localAccess,
+            settings.failurePolicy(),
+            listener,
+            new OutageWatch(settings.storeId(), listener));
+    LimitCatalog catalog =
+        builder.catalog != null
+            ? builder.catalog
+            : new LimitCatalog(new DefinitionResolver(config));
+    this.registry = new LimitRegistry(catalog, this);
+    this.programmatic = new DefaultBulwark(registry);
   }
 
   /** Starts an engine on the store {@code bulwark.store} names, found by ServiceLoader. */
   public static BulwarkEngine start(ConfigLookup config) {
-    return start(config, List.of());
+    return builder(config).start();
   }
 
   /**
@@ -64,7 +79,46 @@ public final class BulwarkEngine implements AutoCloseable {
    */
   public static BulwarkEngine start(
       ConfigLookup config, Collection<BulwarkStoreProvider> extraProviders) {
-    return new BulwarkEngine(config, extraProviders);
+    return builder(config).stores(extraProviders).start();
+  }
+
+  public static Builder builder(ConfigLookup config) {
+    return new Builder(config);
+  }
+
+  /** What an engine starts with besides its configuration. */
+  public static final class Builder {
+
+    private final ConfigLookup config;
+    private final List<BulwarkStoreProvider> stores = new ArrayList<>();
+    private final List<BulwarkListener> listeners = new ArrayList<>();
+    private LimitCatalog catalog;
+
+    private Builder(ConfigLookup config) {
+      this.config = config;
+    }
+
+    /** Stores found in the container, taking precedence over ServiceLoader's. */
+    public Builder stores(Collection<BulwarkStoreProvider> providers) {
+      stores.addAll(providers);
+      return this;
+    }
+
+    /** Listeners besides those ServiceLoader finds. */
+    public Builder listeners(Collection<BulwarkListener> more) {
+      listeners.addAll(more);
+      return this;
+    }
+
+    /** The limits declared at deployment; by default an empty catalog on {@code config}. */
+    public Builder catalog(LimitCatalog declared) {
+      this.catalog = declared;
+      return this;
+    }
+
+    public BulwarkEngine start() {
+      return new BulwarkEngine(this);
+    }
   }
 
   public EngineSettings settings() {
@@ -72,7 +126,12 @@ public final class BulwarkEngine implements AutoCloseable {
   }
 
   public DefinitionResolver resolver() {
-    return resolver;
+    return registry.catalog().resolver();
+  }
+
+  /** The application's limits: look them up here, by method or by name. */
+  public LimitRegistry registry() {
+    return registry;
   }
 
   public BulwarkStore store() {
@@ -94,30 +153,52 @@ public final class BulwarkEngine implements AutoCloseable {
     return programmatic;
   }
 
+  /**
+   * Builds a bulkhead for {@code definition}. The registry calls it once per name; calling it again
+   * builds a second, independent limiter of the same name.
+   */
   public BulkheadLimiter bulkhead(BulkheadDefinition definition) {
-    BulkheadLimiter fallback =
-        fallbackAccess == null ? null : new BulkheadLimiter(definition, fallbackAccess, null);
-    BulkheadLimiter limiter = new BulkheadLimiter(definition, access, fallback);
-    PermitSpec spec = limiter.spec();
+    PermitSpec spec =
+        new PermitSpec(
+            definition.name(),
+            definition.value(),
+            millisAtLeastOne(definition.lease()),
+            millisAtLeastOne(definition.waitingTime()));
+    keepLeasesAlive(spec.leaseMillis());
+    LimitEvents events = chains.events(LimitType.BULKHEAD, definition.name());
+    BulkheadLimiter limiter =
+        new BulkheadLimiter(definition, spec, chains.bulkhead(definition, spec, events), events);
     DefinitionRecorder.record(
         "bulkhead '" + spec.name() + "'", spec.definition(), () -> store.permits().define(spec));
     return limiter;
   }
 
+  /** Builds a rate limiter for {@code definition}; see {@link #bulkhead}. */
   public RateLimiter rateLimiter(RateLimitDefinition definition) {
-    RateLimiter fallback =
-        fallbackAccess == null ? null : new RateLimiter(definition, fallbackAccess, null);
-    RateLimiter limiter = new RateLimiter(definition, access, fallback);
-    RateSpec spec = limiter.spec();
+    RateSpec spec =
+        new RateSpec(
+            definition.name(),
+            definition.type(),
+            definition.value(),
+            definition.window().toNanos());
+    LimitEvents events = chains.events(LimitType.RATE_LIMIT, definition.name());
+    RateLimiter limiter =
+        new RateLimiter(definition, spec, chains.rateLimit(definition, spec, events), events);
     DefinitionRecorder.record(
         "rate limit '" + spec.name() + "'", spec.definition(), () -> store.rates().define(spec));
     return limiter;
   }
 
+  /** Builds a keyed lock for {@code definition}; see {@link #bulkhead}. */
   public KeyedLock lock(LockDefinition definition) {
-    KeyedLock fallback =
-        fallbackAccess == null ? null : new KeyedLock(definition, fallbackAccess, null);
-    return new KeyedLock(definition, access, fallback);
+    LockSpec spec =
+        new LockSpec(
+            definition.name(),
+            millisAtLeastOne(definition.lease()),
+            millisAtLeastOne(definition.waitingTime()));
+    keepLeasesAlive(spec.leaseMillis());
+    LimitEvents events = chains.events(LimitType.LOCK, definition.name());
+    return new KeyedLock(definition, chains.lock(definition, spec, events), events);
   }
 
   @Override
@@ -126,6 +207,21 @@ public final class BulwarkEngine implements AutoCloseable {
       access.renewer().close();
     }
     store.close();
+  }
+
+  private void keepLeasesAlive(long leaseMillis) {
+    if (access.renewer() != null) {
+      access.renewer().tickFor(leaseMillis);
+    }
+  }
+
+  /** Rounded up: a store must never see a positive duration as 0 (no lease at all). */
+  private static long millisAtLeastOne(java.time.Duration duration) {
+    if (duration.isZero()) {
+      return 0;
+    }
+    long millis = duration.toMillis();
+    return duration.equals(java.time.Duration.ofMillis(millis)) ? millis : millis + 1;
   }
 
   private static BulwarkStoreProvider provider(

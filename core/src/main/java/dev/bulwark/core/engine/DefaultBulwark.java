@@ -8,7 +8,7 @@ import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.Permit;
 import dev.bulwark.RateLimiterHandle;
-import dev.bulwark.core.config.DefinitionResolver;
+import dev.bulwark.core.registry.LimitRegistry;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -16,37 +16,33 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * The programmatic API: limits by name, configured by the named keys, one limiter per name for the
- * engine's life.
+ * The programmatic API: limits by name, looked up in the registry, so a name an annotation declares
+ * is the same limit here; a name nobody declared is configured by its named keys.
  */
 final class DefaultBulwark implements Bulwark {
 
-  private final BulwarkEngine engine;
+  private final LimitRegistry registry;
   private final Map<String, BulkheadHandle> bulkheads = new ConcurrentHashMap<>();
   private final Map<String, RateLimiterHandle> rateLimiters = new ConcurrentHashMap<>();
   private final Map<String, LockHandle> locks = new ConcurrentHashMap<>();
 
-  DefaultBulwark(BulwarkEngine engine) {
-    this.engine = engine;
+  DefaultBulwark(LimitRegistry registry) {
+    this.registry = registry;
   }
 
   @Override
   public BulkheadHandle bulkhead(String name) {
-    return cached(bulkheads, name, n -> new Bulkhead(engine.bulkhead(resolver().bulkhead(n))));
+    return cached(bulkheads, name, n -> new Bulkhead(registry.bulkhead(n)));
   }
 
   @Override
   public RateLimiterHandle rateLimiter(String name) {
-    return cached(rateLimiters, name, n -> new Rate(engine.rateLimiter(resolver().rateLimit(n))));
+    return cached(rateLimiters, name, n -> new Rate(registry.rateLimiter(n)));
   }
 
   @Override
   public LockHandle lock(String name) {
-    return cached(locks, name, n -> new Lock(engine.lock(resolver().lock(n))));
-  }
-
-  private DefinitionResolver resolver() {
-    return engine.resolver();
+    return cached(locks, name, n -> new Lock(registry.lock(n)));
   }
 
   private static <H> H cached(Map<String, H> handles, String name, Function<String, H> create) {

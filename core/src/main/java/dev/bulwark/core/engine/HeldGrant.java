@@ -1,5 +1,6 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.LockPermit;
 import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.StoreException;
 import java.lang.invoke.MethodHandles;
@@ -12,7 +13,7 @@ import java.util.logging.Logger;
  * store exactly once, however often and from whichever thread it is closed. A release the store
  * cannot take is logged, not thrown: the lease reclaims it.
  */
-abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue {
+abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, LockPermit {
 
   private static final Logger LOG = Logger.getLogger(HeldGrant.class.getName());
   private static final VarHandle CLOSED;
@@ -26,24 +27,25 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue {
   }
 
   private final LeaseRenewer renewer;
-  private final LimitStats stats;
+  private final LimitEvents events;
   private final Lease lease;
 
   @SuppressWarnings("unused") // written through CLOSED
   private volatile boolean closed;
 
-  HeldGrant(
-      long requestId,
-      LeaseRenewer renewer,
-      LimitStats stats,
-      Lease.Kind kind,
-      String name,
-      String key,
-      long leaseMillis) {
+  /**
+   * @param renewer null when the store's leases do not expire
+   */
+  HeldGrant(long requestId, LeaseRenewer renewer, LimitEvents events, Lease lease) {
     super(requestId);
     this.renewer = renewer;
-    this.stats = stats;
-    this.lease = renewer == null ? null : new Lease(kind, name, key, requestId, leaseMillis);
+    this.events = events;
+    this.lease = lease;
+  }
+
+  @Override
+  public final String name() {
+    return lease.name();
   }
 
   /**
@@ -54,7 +56,7 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue {
   @Override
   public final void keepAlive() {
     if (renewer != null) {
-      renewer.track(lease, stats);
+      renewer.track(lease, events);
     }
   }
 
@@ -65,28 +67,29 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue {
     }
   }
 
-  /**
-   * Stops renewing and releases, the first time only.
-   *
-   * @return false when it had been released before
-   */
-  final boolean releaseOnce() {
+  /** Stops renewing and releases, the first time only. */
+  @Override
+  public void close() {
     if (!CLOSED.compareAndSet(this, false, true)) {
-      return false;
+      return;
     }
-    if (renewer != null) {
-      renewer.untrack(requestId);
-    }
+    stopKeepingAlive();
     release();
-    return true;
   }
 
   @Override
   public final void release() {
     try {
-      releaseInStore();
+      if (!releaseInStore()) {
+        events.expiredAtRelease(lease.key());
+        LOG.warning(
+            () ->
+                "Bulwark: "
+                    + describe()
+                    + " had run out of lease before its call ended; the call ran unguarded");
+      }
     } catch (StoreException e) {
-      stats.onStoreFailure();
+      events.storeFailed();
       LOG.log(
           Level.WARNING,
           "Bulwark: could not release " + describe() + "; it is reclaimed when its lease runs out",
@@ -94,8 +97,15 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue {
     }
   }
 
-  abstract void releaseInStore();
+  /**
+   * Releases in the store.
+   *
+   * @return false when the store no longer held it
+   */
+  abstract boolean releaseInStore();
 
   /** What is held, for log messages. */
-  abstract String describe();
+  private String describe() {
+    return events + (lease.key().isEmpty() ? "" : " key '" + lease.key() + "'");
+  }
 }

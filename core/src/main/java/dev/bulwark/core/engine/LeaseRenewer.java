@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -15,21 +16,28 @@ import java.util.logging.Logger;
 /**
  * Keeps the leases of running calls alive: one daemon thread per engine renews, in one batch per
  * tick, every lease that has used a third of its length, so a live call never loses its permit and
- * a dead JVM's permits expire after one lease.
+ * a dead JVM's permits expire after one lease. The tick follows the shortest lease in use (a tenth
+ * of it, between {@link #MIN_TICK_MILLIS} and {@link #MAX_TICK_MILLIS}), so a renewal that fails is
+ * tried several times again before the lease can run out.
  */
 public final class LeaseRenewer implements AutoCloseable {
 
   private static final Logger LOG = Logger.getLogger(LeaseRenewer.class.getName());
 
-  /** A lease of a running call and what to tell when the store has lost it. */
-  record Tracked(Lease lease, LimitStats stats, long renewEveryNanos, long[] renewedAt) {}
+  static final long MAX_TICK_MILLIS = 100;
+  static final long MIN_TICK_MILLIS = 10;
+
+  /** A lease of a running call and where to report that the store lost it. */
+  record Tracked(Lease lease, LimitEvents events, long renewEveryNanos, long[] renewedAt) {}
 
   private final BulwarkStore store;
   private final Map<Long, Tracked> held = new ConcurrentHashMap<>();
   private final ScheduledExecutorService timer;
+  private long tickMillis = Long.MAX_VALUE; // guarded by this
+  private ScheduledFuture<?> ticking; // guarded by this
   private boolean failing; // renewer thread only
 
-  public LeaseRenewer(BulwarkStore store, long tickMillis) {
+  public LeaseRenewer(BulwarkStore store) {
     this.store = store;
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
@@ -38,13 +46,38 @@ public final class LeaseRenewer implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    timer.scheduleWithFixedDelay(this::renewDue, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
+    tickFor(MAX_TICK_MILLIS * 10);
   }
 
-  void track(Lease lease, LimitStats stats) {
+  /** The tick that sustains a lease of {@code leaseMillis}. */
+  static long tickMillisFor(long leaseMillis) {
+    return Math.max(MIN_TICK_MILLIS, Math.min(MAX_TICK_MILLIS, leaseMillis / 10));
+  }
+
+  /**
+   * Makes the tick short enough for leases of {@code leaseMillis}; called when a limit is built.
+   */
+  synchronized void tickFor(long leaseMillis) {
+    long wanted = tickMillisFor(leaseMillis);
+    if (wanted >= tickMillis) {
+      return;
+    }
+    if (ticking != null) {
+      ticking.cancel(false);
+    }
+    tickMillis = wanted;
+    ticking = timer.scheduleWithFixedDelay(this::renewDue, wanted, wanted, TimeUnit.MILLISECONDS);
+  }
+
+  /** The current tick, in milliseconds. */
+  public synchronized long tickMillis() {
+    return tickMillis;
+  }
+
+  void track(Lease lease, LimitEvents events) {
     long every = TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis()) / 3;
     held.putIfAbsent(
-        lease.requestId(), new Tracked(lease, stats, every, new long[] {System.nanoTime()}));
+        lease.requestId(), new Tracked(lease, events, every, new long[] {System.nanoTime()}));
   }
 
   void untrack(long requestId) {
@@ -78,7 +111,7 @@ public final class LeaseRenewer implements AutoCloseable {
       for (Lease lease : lost) {
         Tracked tracked = held.remove(lease.requestId());
         if (tracked != null) {
-          tracked.stats().onLeaseLost();
+          tracked.events().leaseLost(lease.key());
           LOG.warning(
               () ->
                   "Bulwark: the store no longer holds "
@@ -90,7 +123,8 @@ public final class LeaseRenewer implements AutoCloseable {
       }
       failing = false;
     } catch (RuntimeException e) {
-      // one warning per outage: the store logs its own state, and a tick comes every 100 ms
+      // nothing was marked renewed: every due lease is tried again at the next tick. One warning
+      // per outage: the store logs its own state, and ticks come often.
       LOG.log(
           failing ? Level.FINE : Level.WARNING,
           "Bulwark: lease renewal failed; retrying on every tick until the store answers",

@@ -38,7 +38,7 @@ final class QueuedRequest {
    * @throws InterruptedException after withdrawing the request (and releasing a racing grant)
    */
   static <R extends GrantSignal & Queue> Grant acquire(
-      R request, long maxWaitNanos, StoreAccess access, LimitStats stats)
+      R request, long maxWaitNanos, StoreAccess access, LimitEvents events)
       throws InterruptedException {
     if (maxWaitNanos <= 0) {
       return request.request(false);
@@ -50,7 +50,7 @@ final class QueuedRequest {
       if (grant.outcome() != Outcome.QUEUED) {
         return grant;
       }
-      stats.onWaited();
+      events.queued();
       request.keepAlive();
       Grant outcome = await(request, deadline, access.wakeUpCheckInterval(), request);
       if (!outcome.isGranted()) {

@@ -84,7 +84,7 @@ final class LocalLocks implements LockStore {
   }
 
   @Override
-  public void release(LockSpec spec, String key, long requestId) {
+  public boolean release(LockSpec spec, String key, long requestId) {
     Family family = family(spec);
     List<long[]> granted = new ArrayList<>();
     family.keys.computeIfPresent(
@@ -95,6 +95,7 @@ final class LocalLocks implements LockStore {
           return state.idle() ? null : state;
         });
     granted.forEach(g -> listener.granted(g[0], g[1]));
+    return true; // nothing expires here: what the engine releases, it holds
   }
 
   /** Keys of {@code name} that hold state right now, for tests and diagnostics. */

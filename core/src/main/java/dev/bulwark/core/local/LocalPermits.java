@@ -39,8 +39,9 @@ final class LocalPermits implements PermitStore {
   }
 
   @Override
-  public void release(PermitSpec spec, long requestId) {
+  public boolean release(PermitSpec spec, long requestId) {
     bulkhead(spec).release(spec.limit(), listener);
+    return true; // nothing expires here: what the engine releases, it holds
   }
 
   /** Holders of {@code name} right now, for tests and diagnostics. */

@@ -80,9 +80,9 @@ final class SwitchableStore implements BulwarkStore {
       }
 
       @Override
-      public void release(PermitSpec spec, long requestId) {
+      public boolean release(PermitSpec spec, long requestId) {
         check();
-        permits.release(spec, requestId);
+        return permits.release(spec, requestId);
       }
     };
   }
@@ -119,9 +119,9 @@ final class SwitchableStore implements BulwarkStore {
       }
 
       @Override
-      public void release(LockSpec spec, String key, long requestId) {
+      public boolean release(LockSpec spec, String key, long requestId) {
         check();
-        locks.release(spec, key, requestId);
+        return locks.release(spec, key, requestId);
       }
     };
   }

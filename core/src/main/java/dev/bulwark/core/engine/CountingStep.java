@@ -1,0 +1,33 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.LockPermit;
+import dev.bulwark.StoreUnavailableException;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
+
+/** Counts admitted and rejected calls in the limit's {@link LimitStats}. */
+final class CountingStep implements LimitStep {
+
+  private final LimitStep next;
+  private final LimitStats stats;
+
+  CountingStep(LimitStep next, LimitStats stats) {
+    this.next = next;
+    this.stats = stats;
+  }
+
+  @Override
+  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+    LockPermit permit;
+    try {
+      permit = next.acquire(key, mode, maxWaitNanos);
+    } catch (StoreUnavailableException e) {
+      throw e; // counted as a store failure where the policy decided
+    } catch (FaultToleranceException e) {
+      stats.onRejected();
+      throw e;
+    }
+    stats.onGranted();
+    return permit;
+  }
+}

@@ -1,0 +1,78 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.LockPermit;
+import dev.bulwark.StoreUnavailableException;
+import dev.bulwark.event.LimitType;
+import dev.bulwark.event.RejectionReason;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
+
+/**
+ * Reports grants, rejections (with why) and releases to the application's listener, with the time
+ * waited and held. {@link LimitChains} puts it in a chain only when somebody listens, so without a
+ * listener no clock is read and nothing is allocated for events.
+ */
+final class EventStep implements LimitStep {
+
+  private final LimitStep next;
+  private final LimitEvents events;
+
+  EventStep(LimitStep next, LimitEvents events) {
+    this.next = next;
+    this.events = events;
+  }
+
+  @Override
+  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+    long start = System.nanoTime();
+    LockPermit permit;
+    try {
+      permit = next.acquire(key, mode, maxWaitNanos);
+    } catch (FaultToleranceException e) {
+      events.rejected(key, reason(e, maxWaitNanos), System.nanoTime() - start);
+      throw e;
+    }
+    long granted = System.nanoTime();
+    events.granted(key, granted - start);
+    return events.type() == LimitType.RATE_LIMIT || permit == NoPermit.INSTANCE
+        ? permit
+        : new TimedPermit(permit, key, granted);
+  }
+
+  private RejectionReason reason(FaultToleranceException e, long maxWaitNanos) {
+    if (e instanceof StoreUnavailableException) {
+      return RejectionReason.STORE_DOWN;
+    }
+    if (Thread.currentThread().isInterrupted()) {
+      return RejectionReason.INTERRUPTED; // the store links set the flag again when they give up
+    }
+    // a rate limit rejects at once when its next slot lies beyond the wait: it never waits it out
+    return maxWaitNanos > 0 && events.type() != LimitType.RATE_LIMIT
+        ? RejectionReason.TIMED_OUT
+        : RejectionReason.FULL;
+  }
+
+  /** Reports the release, with the time held, the first time the call closes its permit. */
+  private final class TimedPermit extends ForwardingPermit {
+
+    private final String key;
+    private final long grantedAt;
+    private boolean closed;
+
+    TimedPermit(LockPermit held, String key, long grantedAt) {
+      super(held);
+      this.key = key;
+      this.grantedAt = grantedAt;
+    }
+
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        long held = System.nanoTime() - grantedAt;
+        super.close();
+        events.released(key, held);
+      }
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.LockPermit;
+import dev.bulwark.StoreUnavailableException;
+import dev.bulwark.spi.StoreException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
+
+/**
+ * Decides what a call gets when the store cannot be reached ({@code bulwark.failure-policy}):
+ * {@code fail-closed} throws {@link StoreUnavailableException}, {@code fail-open} lets it through
+ * unguarded and counts it, {@code local} hands it to the same limit on the JVM's local store.
+ */
+final class FailurePolicyStep implements LimitStep {
+
+  private static final Logger LOG = Logger.getLogger(FailurePolicyStep.class.getName());
+
+  private final LimitStep next;
+  private final FailurePolicy policy;
+  private final LimitStep localFallback;
+  private final LimitEvents events;
+  private final OutageWatch outage;
+
+  /**
+   * @param localFallback the limit on the local store; used, and required, under {@code local}
+   */
+  FailurePolicyStep(
+      LimitStep next,
+      FailurePolicy policy,
+      LimitStep localFallback,
+      LimitEvents events,
+      OutageWatch outage) {
+    this.next = next;
+    this.policy = policy;
+    this.localFallback = localFallback;
+    this.events = events;
+    this.outage = outage;
+  }
+
+  @Override
+  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+    LockPermit permit;
+    try {
+      permit = next.acquire(key, mode, maxWaitNanos);
+    } catch (FaultToleranceException e) {
+      outage.answered(); // a rejection is an answer
+      throw e;
+    } catch (StoreException e) {
+      outage.failed(e);
+      events.storeFailed();
+      switch (policy) {
+        case FAIL_OPEN:
+          events.passedThrough(key);
+          LOG.log(Level.FINE, "Bulwark: store unavailable, letting a call through", e);
+          return NoPermit.INSTANCE;
+        case LOCAL:
+          return localFallback.acquire(key, mode, maxWaitNanos);
+        default:
+          String limit = events + (key.isEmpty() ? "" : " key '" + key + "'");
+          throw new StoreUnavailableException(
+              events.name(), limit + ": store unavailable: " + e.getMessage(), e);
+      }
+    }
+    outage.answered();
+    return permit;
+  }
+}

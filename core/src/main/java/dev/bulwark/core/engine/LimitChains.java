@@ -1,0 +1,76 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.core.config.BulkheadDefinition;
+import dev.bulwark.core.config.LockDefinition;
+import dev.bulwark.core.config.RateLimitDefinition;
+import dev.bulwark.event.BulwarkListener;
+import dev.bulwark.event.LimitType;
+import dev.bulwark.spi.LockSpec;
+import dev.bulwark.spi.PermitSpec;
+import dev.bulwark.spi.RateSpec;
+
+/**
+ * Builds each limit's chain, once per limit, in the one order every primitive shares (outermost
+ * first): events (only when somebody listens), counting, failure policy, the store. A lock adds
+ * re-entry and the thread's lock context outside them. Adding a concern (metrics, tracing) is one
+ * more link here.
+ */
+final class LimitChains {
+
+  private final StoreAccess access;
+  private final StoreAccess localAccess;
+  private final FailurePolicy policy;
+  private final BulwarkListener listener;
+  private final OutageWatch outage;
+
+  /**
+   * @param localAccess the JVM's local store, for the {@code local} failure policy; null otherwise
+   * @param listener the application's listeners as one; null when nobody listens
+   */
+  LimitChains(
+      StoreAccess access,
+      StoreAccess localAccess,
+      FailurePolicy policy,
+      BulwarkListener listener,
+      OutageWatch outage) {
+    this.access = access;
+    this.localAccess = localAccess;
+    this.policy = policy;
+    this.listener = listener;
+    this.outage = outage;
+  }
+
+  LimitEvents events(LimitType type, String name) {
+    return new LimitEvents(type, name, listener);
+  }
+
+  LimitStep bulkhead(BulkheadDefinition definition, PermitSpec spec, LimitEvents events) {
+    LimitStep store = new PermitStep(definition, spec, access, events);
+    LimitStep local =
+        localAccess == null ? null : new PermitStep(definition, spec, localAccess, events);
+    return observed(new FailurePolicyStep(store, policy, local, events, outage), events);
+  }
+
+  LimitStep rateLimit(RateLimitDefinition definition, RateSpec spec, LimitEvents events) {
+    LimitStep store = new RateStep(definition, spec, access.store().rates(), events);
+    LimitStep local =
+        localAccess == null
+            ? null
+            : new RateStep(definition, spec, localAccess.store().rates(), events);
+    return observed(new FailurePolicyStep(store, policy, local, events, outage), events);
+  }
+
+  LimitStep lock(LockDefinition definition, LockSpec spec, LimitEvents events) {
+    LimitStep store = new LockStep(definition, spec, access, events);
+    LimitStep local =
+        localAccess == null ? null : new LockStep(definition, spec, localAccess, events);
+    LimitStep guarded =
+        observed(new FailurePolicyStep(store, policy, local, events, outage), events);
+    return new ReentrantLockStep(new LockContextStep(guarded), definition.name());
+  }
+
+  private LimitStep observed(LimitStep inner, LimitEvents events) {
+    LimitStep counted = new CountingStep(inner, events.stats());
+    return events.listening() ? new EventStep(counted, events) : counted;
+  }
+}

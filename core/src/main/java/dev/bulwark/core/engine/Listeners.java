@@ -1,0 +1,45 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.event.BulwarkEvent;
+import dev.bulwark.event.BulwarkListener;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** The application's listeners as one, or null when there is none (so nothing is measured). */
+final class Listeners {
+
+  private static final Logger LOG = Logger.getLogger(Listeners.class.getName());
+
+  private Listeners() {}
+
+  /** The given listeners plus those {@link ServiceLoader} finds; null when there is none. */
+  static BulwarkListener combine(Collection<BulwarkListener> given) {
+    List<BulwarkListener> all = new ArrayList<>(given);
+    ServiceLoader.load(BulwarkListener.class, Listeners.class.getClassLoader()).forEach(all::add);
+    if (all.isEmpty()) {
+      return null;
+    }
+    if (all.size() == 1) {
+      return all.get(0);
+    }
+    BulwarkListener[] each = all.toArray(BulwarkListener[]::new);
+    return event -> {
+      for (BulwarkListener listener : each) {
+        deliver(listener, event, LOG);
+      }
+    };
+  }
+
+  /** Hands {@code event} over; a listener's failure never reaches the call it reports. */
+  static void deliver(BulwarkListener listener, BulwarkEvent event, Logger log) {
+    try {
+      listener.on(event);
+    } catch (RuntimeException e) {
+      log.log(Level.WARNING, "Bulwark: a listener failed on " + event + "; dropped", e);
+    }
+  }
+}
