@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * An invalid definition fails the deployment with a {@link DefinitionException} naming the method,
- * the member and the config key (DESIGN.md), never the first call.
+ * the member and the config key, never the first call.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

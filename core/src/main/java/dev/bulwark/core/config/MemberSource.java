@@ -1,15 +1,19 @@
 package dev.bulwark.core.config;
 
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Finds the config value that overrides one member of one limit, in DESIGN.md's precedence:
+ * Finds the config value that overrides one member of one limit, in the documented precedence:
  * FT-style method key, FT-style class key, named key, FT-style global key; else the annotation.
  */
 final class MemberSource {
 
   /** A value found in config, with the key it came from. */
   record Found(String key, String raw) {}
+
+  private static final Pattern SHORTHAND = Pattern.compile("\\s*(\\d+)\\s*/\\s*(\\S+)\\s*");
 
   private final ConfigLookup config;
   private final LimitKind kind;
@@ -40,12 +44,45 @@ final class MemberSource {
     }
     if (namedMember != null) {
       Optional<Found> named =
-          lookup("bulwark." + kind.configSegment() + "." + name + "." + namedMember);
+          lookup("bulwark." + kind.configSegment() + "." + name + "." + namedMember)
+              .or(() -> rateShorthand(namedMember));
       if (named.isPresent()) {
         return named;
       }
     }
     return lookup(annotation + "/" + ftMember);
+  }
+
+  /**
+   * {@code bulwark.rate-limit.<name>=100/1m}: a rate limit's value and window in one key, below the
+   * named member keys in precedence.
+   */
+  private Optional<Found> rateShorthand(String namedMember) {
+    if (kind != LimitKind.RATE_LIMIT
+        || !(namedMember.equals("value") || namedMember.equals("window"))) {
+      return Optional.empty();
+    }
+    String key = "bulwark." + kind.configSegment() + "." + name;
+    return lookup(key)
+        .map(
+            found -> {
+              Matcher parts = SHORTHAND.matcher(found.raw());
+              if (!parts.matches()) {
+                throw new InvalidDefinitionException(
+                    "Invalid @"
+                        + kind.annotationName()
+                        + " '"
+                        + name
+                        + "' on "
+                        + origin.describe()
+                        + ": config key '"
+                        + key
+                        + "' = '"
+                        + found.raw()
+                        + "' must be <permits>/<window>, e.g. 100/1m");
+              }
+              return new Found(key, parts.group(namedMember.equals("value") ? 1 : 2));
+            });
   }
 
   private Optional<Found> lookup(String key) {

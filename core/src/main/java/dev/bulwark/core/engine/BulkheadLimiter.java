@@ -34,6 +34,10 @@ public final class BulkheadLimiter {
     return spec;
   }
 
+  LimitStep chain() {
+    return chain;
+  }
+
   public LimitStats stats() {
     return events.stats();
   }

@@ -76,7 +76,7 @@ public final class LimitEvents {
   }
 
   void expiredAtRelease(String key) {
-    stats.onLeaseLost();
+    stats.onExpiredAtRelease();
     if (listener != null) {
       fire(new LeaseExpiredAtRelease(type, name, key));
     }

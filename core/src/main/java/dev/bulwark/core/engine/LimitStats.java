@@ -14,6 +14,7 @@ public final class LimitStats {
   private final LongAdder storeFailures = new LongAdder();
   private final LongAdder passedThrough = new LongAdder();
   private final LongAdder leasesLost = new LongAdder();
+  private final LongAdder expiredAtRelease = new LongAdder();
 
   void onGranted() {
     granted.increment();
@@ -37,6 +38,10 @@ public final class LimitStats {
 
   void onLeaseLost() {
     leasesLost.increment();
+  }
+
+  void onExpiredAtRelease() {
+    expiredAtRelease.increment();
   }
 
   /** Calls admitted, with or without waiting. */
@@ -66,5 +71,10 @@ public final class LimitStats {
   /** Held permits the store no longer knew when their lease was renewed. */
   public long leasesLost() {
     return leasesLost.sum();
+  }
+
+  /** Releases of grants the store no longer held: their lease had run out during the call. */
+  public long expiredAtRelease() {
+    return expiredAtRelease.sum();
   }
 }

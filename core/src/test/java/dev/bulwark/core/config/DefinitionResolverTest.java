@@ -203,4 +203,73 @@ class DefinitionResolverTest {
     assertThat(definition.waitingTime()).isEqualTo(Duration.ZERO);
     assertThat(definition.sources()).containsEntry("lease", "default");
   }
+
+  @Test
+  void aLeaseShorterThanRenewalCanSustainFailsNamingTheKeyAndTheMinimum() throws Exception {
+    for (String lease : new String[] {"500us", "50ms", "299ms"}) {
+      DefinitionResolver resolver =
+          new DefinitionResolver(
+              ConfigLookup.of(Map.of("bulwark.bulkhead.legacy-api.lease", lease)));
+      assertThatThrownBy(() -> resolver.bulkhead(origin("charge"), bulkhead("charge")))
+          .as("lease %s", lease)
+          .isInstanceOf(InvalidDefinitionException.class)
+          .hasMessageContaining("'bulwark.bulkhead.legacy-api.lease'")
+          .hasMessageContaining("minimum lease of 300ms")
+          .hasMessageContaining(CLASS + "#charge");
+    }
+    assertThat(
+            new DefinitionResolver(
+                    ConfigLookup.of(Map.of("bulwark.bulkhead.legacy-api.lease", "300ms")))
+                .bulkhead(origin("charge"), bulkhead("charge"))
+                .lease())
+        .isEqualTo(Duration.ofMillis(300));
+  }
+
+  @Test
+  void aLockLeaseIsCheckedTheSameWay() {
+    assertThatThrownBy(
+            () ->
+                new DefinitionResolver(
+                        ConfigLookup.of(Map.of("bulwark.lock.accounts.lease", "100ms")))
+                    .lock("accounts"))
+        .isInstanceOf(InvalidDefinitionException.class)
+        .hasMessageContaining("'bulwark.lock.accounts.lease'");
+  }
+
+  @Test
+  void theRateShorthandSetsValueAndWindowBelowTheNamedMemberKeys() {
+    RateLimitDefinition shorthand =
+        new DefinitionResolver(ConfigLookup.of(Map.of("bulwark.rate-limit.partner-api", "100/1m")))
+            .rateLimit("partner-api");
+    assertThat(shorthand.value()).isEqualTo(100);
+    assertThat(shorthand.window()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(shorthand.sources()).containsEntry("value", "bulwark.rate-limit.partner-api");
+
+    RateLimitDefinition overridden =
+        new DefinitionResolver(
+                ConfigLookup.of(
+                    Map.of(
+                        "bulwark.rate-limit.partner-api", "100/1m",
+                        "bulwark.rate-limit.partner-api.value", "7")))
+            .rateLimit("partner-api");
+    assertThat(overridden.value()).isEqualTo(7);
+    assertThat(overridden.window()).isEqualTo(Duration.ofMinutes(1));
+
+    assertThatThrownBy(
+            () ->
+                new DefinitionResolver(
+                        ConfigLookup.of(Map.of("bulwark.rate-limit.partner-api", "100 per minute")))
+                    .rateLimit("partner-api"))
+        .isInstanceOf(InvalidDefinitionException.class)
+        .hasMessageContaining("'bulwark.rate-limit.partner-api'")
+        .hasMessageContaining("<permits>/<window>");
+  }
+
+  @Test
+  void resolutionsAreCounted() throws Exception {
+    DefinitionResolver resolver = new DefinitionResolver(ConfigLookup.empty());
+    resolver.bulkhead(origin("charge"), bulkhead("charge"));
+    resolver.lock("accounts");
+    assertThat(resolver.resolutions()).isEqualTo(2);
+  }
 }

@@ -77,4 +77,26 @@ class LeaseRenewerTest {
       assertThat(limiter.stats().leasesLost()).isEqualTo(1);
     }
   }
+
+  @Test
+  void theTickFollowsTheShortestLeaseInUse() {
+    try (BulwarkEngine engine = engine()) {
+      LeaseRenewer renewer = engine.leaseRenewer().orElseThrow();
+      assertThat(renewer.tickMillis()).isEqualTo(100);
+      engine.bulkhead(bulkhead(Duration.ofMillis(300)));
+      assertThat(renewer.tickMillis()).as("a tenth of 300 ms").isEqualTo(30);
+      engine.bulkhead(bulkhead(Duration.ofHours(1)));
+      assertThat(renewer.tickMillis()).as("a longer lease keeps the shorter tick").isEqualTo(30);
+    }
+  }
+
+  @Test
+  void aLeaseIsNeverTruncatedToZeroOnItsWayToTheStore() {
+    try (BulwarkEngine engine = engine()) {
+      assertThat(engine.bulkhead(bulkhead(Duration.ofNanos(300_000_001))).spec().leaseMillis())
+          .isEqualTo(301);
+      assertThat(engine.bulkhead(bulkhead(Duration.ofNanos(500_000))).spec().leaseMillis())
+          .isEqualTo(1);
+    }
+  }
 }

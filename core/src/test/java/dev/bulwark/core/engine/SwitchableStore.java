@@ -29,7 +29,10 @@ final class SwitchableStore implements BulwarkStore {
 
   volatile boolean down;
   final List<List<Lease>> renewals = new ArrayList<>();
+
+  /** The store has lost every lease: renewals report them lost, releases report them gone. */
   volatile boolean revokeAll;
+
   private final LocalStore local;
 
   SwitchableStore(StoreContext context) {
@@ -82,7 +85,7 @@ final class SwitchableStore implements BulwarkStore {
       @Override
       public boolean release(PermitSpec spec, long requestId) {
         check();
-        return permits.release(spec, requestId);
+        return permits.release(spec, requestId) && !revokeAll;
       }
     };
   }
@@ -121,7 +124,7 @@ final class SwitchableStore implements BulwarkStore {
       @Override
       public boolean release(LockSpec spec, String key, long requestId) {
         check();
-        return locks.release(spec, key, requestId);
+        return locks.release(spec, key, requestId) && !revokeAll;
       }
     };
   }

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * On Payara Micro, an invalid value in the WAR's MicroProfile Config fails the deployment with a
- * {@code DefinitionException} naming the method, the member and the config key (DESIGN.md), not the
- * first call. Payara Micro itself keeps running after a failed {@code --deploy}: "fails" is
- * Payara's SEVERE "Exception while loading the app" carrying Bulwark's message, an empty "Deployed"
- * list, and the application's endpoints answering 404.
+ * {@code DefinitionException} naming the method, the member and the config key, not the first call.
+ * Payara Micro itself keeps running after a failed {@code --deploy}: "fails" is Payara's SEVERE
+ * "Exception while loading the app" carrying Bulwark's message, an empty "Deployed" list, and the
+ * application's endpoints answering 404.
  */
 class PayaraInvalidConfigTest {
 

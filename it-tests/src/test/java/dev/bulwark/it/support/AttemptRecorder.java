@@ -7,7 +7,7 @@ import jakarta.interceptor.InvocationContext;
 
 /**
  * Sits inside MicroProfile Fault Tolerance (PLATFORM_AFTER + 10 .. + 50) and outside Bulwark
- * (DESIGN.md: inside FT, for example PLATFORM_AFTER + 100), so it sees every attempt FT makes and
+ * (inside FT: Bulwark runs at PLATFORM_AFTER + 100 to + 102), so it sees every attempt FT makes and
  * every rejection Bulwark throws.
  */
 @Attempted
