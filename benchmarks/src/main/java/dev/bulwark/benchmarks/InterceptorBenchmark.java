@@ -1,5 +1,7 @@
 package dev.bulwark.benchmarks;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -9,6 +11,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -31,6 +34,14 @@ import org.openjdk.jmh.infra.ThreadParams;
 @State(Scope.Benchmark)
 public class InterceptorBenchmark {
 
+  /**
+   * Who hears Bulwark's events: nobody ({@code none}: no event link in the chains), a {@link
+   * dev.bulwark.event.BulwarkListener} bean ({@code listener}), or a synchronous CDI observer
+   * ({@code observer}).
+   */
+  @Param({"none", "listener", "observer"})
+  public String events;
+
   private WeldContainer container;
   private PlainService plain;
   private PassThroughService passThrough;
@@ -51,14 +62,21 @@ public class InterceptorBenchmark {
 
   @Setup(Level.Trial)
   public void boot() {
-    container =
-        BenchmarkContainer.boot(
-            PlainService.class,
-            PassThroughService.class,
-            PassThroughInterceptor.class,
-            FaultToleranceService.class,
-            BulwarkService.class,
-            InterceptionProbe.class);
+    List<Class<?>> beans =
+        new ArrayList<>(
+            List.of(
+                PlainService.class,
+                PassThroughService.class,
+                PassThroughInterceptor.class,
+                FaultToleranceService.class,
+                BulwarkService.class,
+                InterceptionProbe.class));
+    switch (events) {
+      case "listener" -> beans.add(CountingListener.class);
+      case "observer" -> beans.add(CountingObserver.class);
+      default -> {}
+    }
+    container = BenchmarkContainer.boot(beans.toArray(Class<?>[]::new));
     plain = container.select(PlainService.class).get();
     passThrough = container.select(PassThroughService.class).get();
     faultTolerance = container.select(FaultToleranceService.class).get();

@@ -11,6 +11,7 @@ import dev.bulwark.core.config.LimitKind;
 import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.core.registry.LimitRegistry;
+import dev.bulwark.event.BulwarkListener;
 import dev.bulwark.spi.BulwarkStoreProvider;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -28,14 +29,17 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The application's engine, started from MicroProfile Config with the limits declared at
- * deployment, and the per-method guard caches the interceptors read. Interceptors take the caches
- * once, so their hot path does not go through this bean's client proxy.
+ * The application's engine, started from MicroProfile Config with the limits declared at deployment
+ * and the application's listeners (beans implementing {@link BulwarkListener}, and the CDI
+ * observers of Bulwark's events), and the per-method guard caches the interceptors read.
+ * Interceptors take the caches once, so their hot path does not go through this bean's client
+ * proxy.
  */
 @ApplicationScoped
 public class BulwarkRuntime {
 
   @Inject @Any Instance<BulwarkStoreProvider> containerStores;
+  @Inject @Any Instance<BulwarkListener> listenerBeans;
   @Inject DeclaredLimits declared;
   @Inject BeanManager beans;
 
@@ -50,6 +54,7 @@ public class BulwarkRuntime {
       engine =
           BulwarkEngine.builder(MpConfigLookup.current())
               .stores(containerStores.stream().toList())
+              .listeners(listenerBeans.stream().toList())
               .listeners(CdiEvents.forObservers(beans).stream().toList())
               .catalog(declared.catalog())
               .start();

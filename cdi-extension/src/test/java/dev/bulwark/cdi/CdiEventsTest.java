@@ -129,6 +129,36 @@ class CdiEventsTest {
         Observer.class);
   }
 
+  /** A listener bean: registered with the engine like one found through ServiceLoader. */
+  @ApplicationScoped
+  public static class CountingListener implements dev.bulwark.event.BulwarkListener {
+    private final List<dev.bulwark.event.BulwarkEvent> heard = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void on(dev.bulwark.event.BulwarkEvent event) {
+      heard.add(event);
+    }
+
+    List<dev.bulwark.event.BulwarkEvent> heard() {
+      return heard;
+    }
+  }
+
+  @Test
+  void aListenerBeanHearsEveryEvent() {
+    WeldContainers.withContainer(
+        Map.of(),
+        container -> {
+          container.select(Slow.class).get().failFast();
+          assertThat(container.select(CountingListener.class).get().heard())
+              .extracting(Object::getClass)
+              .containsExactly(Granted.class, Released.class);
+          return null;
+        },
+        Slow.class,
+        CountingListener.class);
+  }
+
   @Test
   void withoutObserversNothingIsForwarded() {
     WeldContainers.withContainer(
