@@ -18,9 +18,25 @@ public final class RedisConnector {
 
   private RedisConnector() {}
 
+  /**
+   * @throws InvalidRedisSettingException when TLS is set up so that it cannot work
+   */
   public static RedisConnection open(RedisSettings settings) {
     ProviderCapture capture = new ProviderCapture();
-    return new RedisConnection(client(settings, capture), capture.provider);
+    UnifiedJedis client;
+    try {
+      client = client(settings, capture);
+    } catch (RuntimeException e) {
+      // Cluster and Sentinel clients connect while they are built
+      throw TlsStartCheck.explain(settings, e).orElseThrow(() -> e);
+    }
+    try {
+      TlsStartCheck.verify(settings, client);
+    } catch (RuntimeException e) {
+      client.close();
+      throw e;
+    }
+    return new RedisConnection(client, capture.provider);
   }
 
   private static UnifiedJedis client(RedisSettings settings, ProviderCapture capture) {
@@ -62,12 +78,7 @@ public final class RedisConnector {
             return capture.provider = super.createDefaultConnectionProvider();
           }
         }.hostAndPort(server)
-            .clientConfig(
-                clientConfig(
-                    settings,
-                    JedisURIHelper.getUser(settings.url()),
-                    JedisURIHelper.getPassword(settings.url()),
-                    database))
+            .clientConfig(clientConfig(settings, settings.user(), settings.password(), database))
             .poolConfig(pool(settings))
             .build();
     }
@@ -97,7 +108,10 @@ public final class RedisConnector {
             .connectionTimeoutMillis(millis(settings.connectTimeout()))
             .socketTimeoutMillis(millis(settings.readTimeout()))
             .clientName("bulwark")
-            .ssl(settings.ssl() || JedisURIHelper.isRedisSSLScheme(settings.url()));
+            .ssl(settings.ssl());
+    if (settings.ssl() && settings.truststore() != null) {
+      config.sslSocketFactory(settings.truststore().socketFactory());
+    }
     if (user != null) {
       config.user(user);
     }
