@@ -105,6 +105,24 @@ class RedisTlsTest {
         .hasMessageNotContaining(TlsRedisServer.PASSWORD);
   }
 
+  @Test
+  void aCertificateThatDoesNotNameTheHostFailsTheStart() {
+    // the server also listens on 127.0.0.2, which its certificate does not name
+    Map<String, String> config = new HashMap<>();
+    config.put(
+        "bulwark.redis.url",
+        "rediss://:" + TlsRedisServer.PASSWORD + "@127.0.0.2:" + server.port());
+    config.put("bulwark.redis.truststore", server.truststore().toString());
+    config.put("bulwark.redis.truststore-password", TlsRedisServer.TRUSTSTORE_PASSWORD);
+
+    assertThatThrownBy(() -> open(config))
+        .isInstanceOf(InvalidRedisSettingException.class)
+        .hasMessageContaining("certificate of Redis rediss://127.0.0.2:" + server.port())
+        .hasMessageContaining("was rejected")
+        .hasMessageContaining("127.0.0.2")
+        .hasMessageNotContaining(TlsRedisServer.PASSWORD);
+  }
+
   private static String rediss() {
     return "rediss://:" + TlsRedisServer.PASSWORD + "@127.0.0.1:" + server.port();
   }

@@ -220,6 +220,7 @@ final class TlsRedisServer implements AutoCloseable {
                 Integer.toString(port),
                 "--bind",
                 "127.0.0.1",
+                "-127.0.0.2", // optional: a loopback address the certificate does not name
                 "--tls-cert-file",
                 dir.resolve("server.crt").toString(),
                 "--tls-key-file",

@@ -9,6 +9,8 @@ import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
+import redis.clients.jedis.SslOptions;
+import redis.clients.jedis.SslVerifyMode;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.providers.ConnectionProvider;
 import redis.clients.jedis.util.JedisURIHelper;
@@ -107,10 +109,12 @@ public final class RedisConnector {
         DefaultJedisClientConfig.builder()
             .connectionTimeoutMillis(millis(settings.connectTimeout()))
             .socketTimeoutMillis(millis(settings.readTimeout()))
-            .clientName("bulwark")
-            .ssl(settings.ssl());
-    if (settings.ssl() && settings.truststore() != null) {
-      config.sslSocketFactory(settings.truststore().socketFactory());
+            .clientName("bulwark");
+    if (settings.ssl()) {
+      config.sslOptions(
+          settings.truststore() != null
+              ? settings.truststore().sslOptions()
+              : SslOptions.builder().sslVerifyMode(SslVerifyMode.FULL).build());
     }
     if (user != null) {
       config.user(user);

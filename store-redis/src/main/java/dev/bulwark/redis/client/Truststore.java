@@ -1,19 +1,21 @@
 package dev.bulwark.redis.client;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.SecureRandom;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Locale;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocketFactory;
-import javax.net.ssl.TrustManagerFactory;
+import redis.clients.jedis.SslOptions;
+import redis.clients.jedis.SslVerifyMode;
 
 /**
  * The certificates the store trusts when it talks TLS ({@code bulwark.redis.truststore}), loaded
@@ -35,12 +37,14 @@ public final class Truststore {
 
   private final Path path;
   private final Type type;
-  private final SSLSocketFactory socketFactory;
+  private final byte[] pkcs12;
+  private final char[] pkcs12Password;
 
-  private Truststore(Path path, Type type, SSLSocketFactory socketFactory) {
+  private Truststore(Path path, Type type, byte[] pkcs12, char[] pkcs12Password) {
     this.path = path;
     this.type = type;
-    this.socketFactory = socketFactory;
+    this.pkcs12 = pkcs12;
+    this.pkcs12Password = pkcs12Password;
   }
 
   /**
@@ -74,17 +78,31 @@ public final class Truststore {
           "holds no trusted certificate"
               + (type == Type.PEM ? "" : " (or bulwark.redis.truststore-password is missing)"));
     }
-    TrustManagerFactory trust =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trust.init(store);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, trust.getTrustManagers(), null);
-    return new Truststore(path, type, context.getSocketFactory());
+    // Jedis reads a trust store per connection, from a stream: give it a PKCS12 copy in memory
+    char[] copyPassword = new char[16];
+    SecureRandom random = new SecureRandom();
+    for (int i = 0; i < copyPassword.length; i++) {
+      copyPassword[i] = (char) ('a' + random.nextInt(26));
+    }
+    KeyStore copy = KeyStore.getInstance("PKCS12");
+    copy.load(null, null);
+    for (String alias : Collections.list(store.aliases())) {
+      if (store.isCertificateEntry(alias)) {
+        copy.setCertificateEntry(alias, store.getCertificate(alias));
+      }
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    copy.store(bytes, copyPassword);
+    return new Truststore(path, type, bytes.toByteArray(), copyPassword);
   }
 
-  /** Sockets that trust exactly this store's certificates. */
-  public SSLSocketFactory socketFactory() {
-    return socketFactory;
+  /** TLS that trusts exactly this store's certificates and checks the host name. */
+  SslOptions sslOptions() {
+    return SslOptions.builder()
+        .truststore(() -> new ByteArrayInputStream(pkcs12), pkcs12Password.clone())
+        .trustStoreType("PKCS12")
+        .sslVerifyMode(SslVerifyMode.FULL)
+        .build();
   }
 
   @Override
