@@ -123,6 +123,28 @@ class RedisTlsTest {
         .hasMessageNotContaining(TlsRedisServer.PASSWORD);
   }
 
+  @Test
+  void aTruststoreThatCannotBeReadFailsTheStartNamingTheKeyButNotThePassword() {
+    Map<String, String> wrongPassword = new HashMap<>();
+    wrongPassword.put("bulwark.redis.url", rediss());
+    wrongPassword.put("bulwark.redis.truststore", server.truststore().toString());
+    wrongPassword.put("bulwark.redis.truststore-password", "not-" + TlsRedisServer.PASSWORD);
+    assertThatThrownBy(() -> open(wrongPassword))
+        .isInstanceOf(InvalidRedisSettingException.class)
+        .hasMessageContaining("bulwark.redis.truststore='" + server.truststore() + "'")
+        .hasMessageContaining("PKCS12")
+        .hasMessageNotContaining(TlsRedisServer.PASSWORD);
+
+    Map<String, String> pemReadAsPkcs12 = new HashMap<>();
+    pemReadAsPkcs12.put("bulwark.redis.url", rediss());
+    pemReadAsPkcs12.put("bulwark.redis.truststore", server.caPem().toString());
+    assertThatThrownBy(() -> open(pemReadAsPkcs12))
+        .isInstanceOf(InvalidRedisSettingException.class)
+        .hasMessageContaining("bulwark.redis.truststore='" + server.caPem() + "'")
+        .hasMessageContaining("bulwark.redis.truststore-type")
+        .hasMessageNotContaining(TlsRedisServer.PASSWORD);
+  }
+
   private static String rediss() {
     return "rediss://:" + TlsRedisServer.PASSWORD + "@127.0.0.1:" + server.port();
   }

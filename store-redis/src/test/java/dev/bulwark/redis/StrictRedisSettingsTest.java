@@ -121,6 +121,7 @@ class StrictRedisSettingsTest {
     assertRejected(Map.of("bulwark.redis.truststore", "/tmp/ca.p12"), "bulwark.redis.truststore");
     assertRejected(
         Map.of("bulwark.redis.truststore-password", PASSWORD), "bulwark.redis.truststore-password");
+    assertRejected(Map.of("bulwark.redis.truststore-type", "PEM"), "bulwark.redis.truststore-type");
     assertRejected(
         Map.of("bulwark.redis.ssl", "true", "bulwark.redis.truststore", "/nonexistent/ca.p12"),
         "bulwark.redis.truststore");

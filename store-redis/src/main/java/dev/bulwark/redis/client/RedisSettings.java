@@ -310,10 +310,9 @@ public record RedisSettings(
         if (password.isPresent()) {
           throw invalid("truststore-password", "***", "is set without bulwark.redis.truststore");
         }
-        type.ifPresent(
-            t -> {
-              throw invalid("truststore-type", t, "is set without bulwark.redis.truststore");
-            });
+        if (type.isPresent()) {
+          throw invalid("truststore-type", type.get(), "is set without bulwark.redis.truststore");
+        }
         return null;
       }
       if (!ssl) {
