@@ -24,6 +24,10 @@ public interface BulwarkStore extends AutoCloseable {
   /**
    * Extends each lease to its {@link Lease#leaseMillis()} from now and returns the ones the store
    * no longer knows (expired and reclaimed, or released).
+   *
+   * @throws PartialRenewalException when only some leases could be renewed: it names the ones not
+   *     renewed (to retry at once) and the lost ones among the rest
+   * @throws StoreException when none could be renewed
    */
   List<Lease> renew(List<Lease> leases);
 

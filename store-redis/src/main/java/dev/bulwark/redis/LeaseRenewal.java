@@ -1,6 +1,7 @@
 package dev.bulwark.redis;
 
 import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.PartialRenewalException;
 import dev.bulwark.spi.StoreException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,7 +10,9 @@ import java.util.Map;
 
 /**
  * Renews a batch of leases with as few script calls as the topology allows: one per chunk on a
- * single server, one per hash tag on a Cluster (a script may touch one slot only).
+ * single server, one per hash tag on a Cluster (a script may touch one slot only). When some
+ * batches fail and others do not, the failure names the leases of the failed ones, so they are
+ * retried at the next tick while the others count as renewed.
  */
 final class LeaseRenewal {
 
@@ -37,18 +40,36 @@ final class LeaseRenewal {
       }
     }
     List<Lease> lost = new ArrayList<>();
+    List<Lease> notRenewed = new ArrayList<>();
     StoreException failure = null;
     for (List<Lease> batch : batches.values()) {
       try {
         lost.addAll(renewBatch(batch));
       } catch (StoreException e) {
-        failure = e;
+        notRenewed.addAll(batch);
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
       }
     }
-    if (failure != null && lost.isEmpty()) {
+    if (failure == null) {
+      return lost;
+    }
+    if (notRenewed.size() == leases.size()) {
       throw failure;
     }
-    return lost;
+    // the leases of the failed batches must be retried at once, not after another third of a lease
+    throw new PartialRenewalException(
+        notRenewed.size()
+            + " of "
+            + leases.size()
+            + " leases were not renewed: "
+            + failure.getMessage(),
+        failure,
+        lost,
+        notRenewed);
   }
 
   private List<Lease> renewBatch(List<Lease> batch) {

@@ -7,4 +7,8 @@ public class InvalidRedisSettingException extends IllegalArgumentException {
   public InvalidRedisSettingException(String message) {
     super(message);
   }
+
+  public InvalidRedisSettingException(String message, Throwable cause) {
+    super(message, cause);
+  }
 }

@@ -9,6 +9,8 @@ import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
+import redis.clients.jedis.SslOptions;
+import redis.clients.jedis.SslVerifyMode;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.providers.ConnectionProvider;
 import redis.clients.jedis.util.JedisURIHelper;
@@ -18,9 +20,25 @@ public final class RedisConnector {
 
   private RedisConnector() {}
 
+  /**
+   * @throws InvalidRedisSettingException when TLS is set up so that it cannot work
+   */
   public static RedisConnection open(RedisSettings settings) {
     ProviderCapture capture = new ProviderCapture();
-    return new RedisConnection(client(settings, capture), capture.provider);
+    UnifiedJedis client;
+    try {
+      client = client(settings, capture);
+    } catch (RuntimeException e) {
+      // Cluster and Sentinel clients connect while they are built
+      throw TlsStartCheck.explain(settings, e).orElseThrow(() -> e);
+    }
+    try {
+      TlsStartCheck.verify(settings, client);
+    } catch (RuntimeException e) {
+      client.close();
+      throw e;
+    }
+    return new RedisConnection(client, capture.provider);
   }
 
   private static UnifiedJedis client(RedisSettings settings, ProviderCapture capture) {
@@ -62,12 +80,7 @@ public final class RedisConnector {
             return capture.provider = super.createDefaultConnectionProvider();
           }
         }.hostAndPort(server)
-            .clientConfig(
-                clientConfig(
-                    settings,
-                    JedisURIHelper.getUser(settings.url()),
-                    JedisURIHelper.getPassword(settings.url()),
-                    database))
+            .clientConfig(clientConfig(settings, settings.user(), settings.password(), database))
             .poolConfig(pool(settings))
             .build();
     }
@@ -96,8 +109,13 @@ public final class RedisConnector {
         DefaultJedisClientConfig.builder()
             .connectionTimeoutMillis(millis(settings.connectTimeout()))
             .socketTimeoutMillis(millis(settings.readTimeout()))
-            .clientName("bulwark")
-            .ssl(settings.ssl() || JedisURIHelper.isRedisSSLScheme(settings.url()));
+            .clientName("bulwark");
+    if (settings.ssl()) {
+      config.sslOptions(
+          settings.truststore() != null
+              ? settings.truststore().sslOptions()
+              : SslOptions.builder().sslVerifyMode(SslVerifyMode.FULL).build());
+    }
     if (user != null) {
       config.user(user);
     }

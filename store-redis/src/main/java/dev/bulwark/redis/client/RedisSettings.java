@@ -1,14 +1,22 @@
 package dev.bulwark.redis.client;
 
 import dev.bulwark.core.config.Durations;
+import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * How to reach Redis, read once from {@code bulwark.redis.*}. A bad value fails the start naming
@@ -18,9 +26,10 @@ import redis.clients.jedis.HostAndPort;
  * @param url the standalone server; scheme, user, password and database as in the URL
  * @param nodes the cluster's seed nodes, or the sentinels
  * @param sentinelMaster the master's name under Sentinel
- * @param user ACL user for cluster and sentinel (a standalone URL carries its own)
- * @param password password for cluster and sentinel
- * @param ssl TLS for cluster and sentinel ({@code rediss://} for standalone)
+ * @param user ACL user, from the standalone URL or {@code user}; null for the default user
+ * @param password password, from the standalone URL or {@code password}; null for none
+ * @param ssl whether connections use TLS: {@code ssl=true}, or a {@code rediss://} URL
+ * @param truststore the certificates trusted for TLS; null for the JVM's default trust store
  * @param poolSize connections per node
  * @param connectTimeout connect timeout
  * @param readTimeout socket read timeout
@@ -36,6 +45,7 @@ public record RedisSettings(
     String user,
     String password,
     boolean ssl,
+    Truststore truststore,
     int poolSize,
     Duration connectTimeout,
     Duration readTimeout,
@@ -59,6 +69,12 @@ public record RedisSettings(
     Topology topology;
     List<HostAndPort> nodes;
     if (!cluster.isEmpty()) {
+      if (master.isPresent() || !sentinels.isEmpty()) {
+        throw read.invalid(
+            "cluster-nodes",
+            read.text("cluster-nodes").orElseThrow(),
+            "cannot be combined with bulwark.redis.sentinel.*: choose Cluster or Sentinel");
+      }
       topology = Topology.CLUSTER;
       nodes = cluster;
     } else if (master.isPresent()) {
@@ -68,6 +84,12 @@ public record RedisSettings(
       topology = Topology.SENTINEL;
       nodes = sentinels;
     } else {
+      if (!sentinels.isEmpty()) {
+        throw read.invalid(
+            "sentinel.master",
+            "",
+            "is required with bulwark.redis.sentinel.nodes (the name the Sentinels monitor)");
+      }
       topology = Topology.STANDALONE;
       nodes = List.of();
     }
@@ -75,14 +97,41 @@ public record RedisSettings(
     if (prefix.contains("{") || prefix.contains("}")) {
       throw read.invalid("key-prefix", prefix, "must not contain braces (they mark hash tags)");
     }
+    URI url = read.url("url", "redis://localhost:6379");
+    Optional<String> user = read.text("user");
+    Optional<String> password = read.secret("password");
+    if (user.isPresent() && password.isEmpty()) {
+      throw read.invalid("user", user.get(), "needs bulwark.redis.password");
+    }
+    Optional<Boolean> sslKey = read.bool("ssl");
+    boolean ssl = sslKey.orElse(false);
+    if (topology == Topology.STANDALONE) {
+      boolean tlsScheme = "rediss".equals(url.getScheme());
+      if (tlsScheme && sslKey.equals(Optional.of(false))) {
+        throw read.invalid(
+            "ssl", "false", "contradicts bulwark.redis.url, whose rediss:// scheme asks for TLS");
+      }
+      ssl = ssl || tlsScheme;
+      if (url.getRawUserInfo() != null) {
+        if (user.isPresent() || password.isPresent()) {
+          throw read.invalid(
+              password.isPresent() ? "password" : "user",
+              password.isPresent() ? "***" : user.get(),
+              "is set twice: bulwark.redis.url carries credentials too; keep one of them");
+        }
+        user = Optional.ofNullable(JedisURIHelper.getUser(url));
+        password = Optional.ofNullable(JedisURIHelper.getPassword(url));
+      }
+    }
     return new RedisSettings(
         topology,
-        read.url("url", "redis://localhost:6379"),
+        url,
         nodes,
         master.orElse(null),
-        read.text("user").orElse(null),
-        read.text("password").orElse(null),
-        read.text("ssl").map(Boolean::parseBoolean).orElse(false),
+        user.orElse(null),
+        password.orElse(null),
+        ssl,
+        read.truststore(ssl),
         read.positiveInt("pool-size", 32),
         read.duration("connect-timeout", Duration.ofSeconds(2)),
         read.duration("read-timeout", Duration.ofSeconds(2)),
@@ -110,8 +159,20 @@ public record RedisSettings(
 
   @Override
   public String toString() {
-    return describe() + " (prefix '" + keyPrefix + "', pool " + poolSize + ")";
+    return describe()
+        + (ssl ? " over TLS" + (truststore == null ? "" : " trusting " + truststore) : "")
+        + " (prefix '"
+        + keyPrefix
+        + "', pool "
+        + poolSize
+        + ")";
   }
+
+  private static final Pattern DATABASE = Pattern.compile("/[0-9]{1,9}");
+
+  /** {@code host:port}, the host possibly an IPv6 address in brackets. */
+  private static final Pattern HOST_PORT =
+      Pattern.compile("([^\\s:\\[\\]]+|\\[[0-9A-Fa-f:.]+\\]):([0-9]+)");
 
   private static final class Reader {
     private final Function<String, Optional<String>> config;
@@ -124,65 +185,166 @@ public record RedisSettings(
       return config.apply(PREFIX + key).map(String::trim).filter(v -> !v.isEmpty());
     }
 
+    /** A value that must not appear in messages; shown as {@code ***}. */
+    Optional<String> secret(String key) {
+      return config.apply(PREFIX + key).filter(v -> !v.isEmpty());
+    }
+
+    /** Exactly {@code true} or {@code false}, in any case: a typo must not switch TLS off. */
+    Optional<Boolean> bool(String key) {
+      Optional<String> value = text(key);
+      if (value.isEmpty()) {
+        return Optional.empty();
+      }
+      if (value.get().equalsIgnoreCase("true")) {
+        return Optional.of(true);
+      }
+      if (value.get().equalsIgnoreCase("false")) {
+        return Optional.of(false);
+      }
+      throw invalid(key, value.get(), "must be true or false");
+    }
+
     URI url(String key, String fallback) {
       String value = text(key).orElse(fallback);
+      URI uri;
       try {
-        URI uri = URI.create(value);
-        if (!"redis".equals(uri.getScheme()) && !"rediss".equals(uri.getScheme())) {
-          throw invalid(key, redact(value), "must start with redis:// or rediss://");
-        }
-        if (uri.getHost() == null) {
-          throw invalid(key, redact(value), "names no host");
-        }
-        return uri;
-      } catch (IllegalArgumentException e) {
-        if (e instanceof InvalidRedisSettingException) {
-          throw e;
-        }
+        uri = new URI(value);
+      } catch (URISyntaxException e) {
         throw invalid(key, redact(value), "is not a URL");
       }
+      String shown = redact(value);
+      if (!"redis".equals(uri.getScheme()) && !"rediss".equals(uri.getScheme())) {
+        throw invalid(key, shown, "must start with redis:// or rediss://");
+      }
+      if (uri.getHost() == null) {
+        throw invalid(key, shown, "names no host (or its port is not a number)");
+      }
+      if (uri.getPort() != -1 && (uri.getPort() < 1 || uri.getPort() > 65_535)) {
+        throw invalid(key, shown, "has port " + uri.getPort() + ", not one of 1 to 65535");
+      }
+      String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+      if (!path.isEmpty() && !path.equals("/") && !DATABASE.matcher(path).matches()) {
+        throw invalid(key, shown, "has path '" + path + "'; only a database number may follow");
+      }
+      if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+        throw invalid(key, shown, "has a query or fragment, which the Redis store does not read");
+      }
+      String userInfo = uri.getRawUserInfo();
+      if (userInfo != null && !userInfo.contains(":")) {
+        throw invalid(
+            key, shown, "has credentials without ':' (use redis://user:password@ or :password@)");
+      }
+      return uri;
     }
 
     List<HostAndPort> nodes(String key) {
+      Optional<String> value = text(key);
+      if (value.isEmpty()) {
+        return List.of();
+      }
       List<HostAndPort> nodes = new ArrayList<>();
-      for (String node : text(key).map(v -> v.split(",")).orElse(new String[0])) {
+      for (String node : value.get().split(",", -1)) {
         String trimmed = node.trim();
-        int colon = trimmed.lastIndexOf(':');
-        try {
-          nodes.add(
-              new HostAndPort(
-                  trimmed.substring(0, colon), Integer.parseInt(trimmed.substring(colon + 1))));
-        } catch (RuntimeException e) {
-          throw invalid(key, trimmed, "is not host:port");
+        Matcher hostPort = HOST_PORT.matcher(trimmed);
+        int port = hostPort.matches() ? parsePort(hostPort.group(2)) : -1;
+        if (port < 0) {
+          throw invalid(key, value.get(), "'" + trimmed + "' is not host:port (port 1 to 65535)");
         }
+        String host = hostPort.group(1);
+        nodes.add(
+            new HostAndPort(
+                host.startsWith("[") ? host.substring(1, host.length() - 1) : host, port));
       }
       return List.copyOf(nodes);
     }
 
+    private static int parsePort(String digits) {
+      if (digits.length() > 5) {
+        return -1;
+      }
+      int port = Integer.parseInt(digits);
+      return port >= 1 && port <= 65_535 ? port : -1;
+    }
+
     int positiveInt(String key, int fallback) {
       Optional<String> value = text(key);
-      try {
-        int parsed = value.map(Integer::parseInt).orElse(fallback);
-        if (parsed > 0) {
-          return parsed;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
+      if (value.isEmpty()) {
+        return fallback;
       }
-      throw invalid(key, value.orElse(""), "must be a positive whole number");
+      if (value.get().matches("[0-9]{1,10}")) {
+        long parsed = Long.parseLong(value.get());
+        if (parsed > 0 && parsed <= Integer.MAX_VALUE) {
+          return (int) parsed;
+        }
+      }
+      throw invalid(key, value.get(), "must be a whole number from 1 to " + Integer.MAX_VALUE);
     }
 
     Duration duration(String key, Duration fallback) {
       Optional<String> value = text(key);
-      try {
-        Duration parsed = value.map(v -> Durations.parse(v, ChronoUnit.MILLIS)).orElse(fallback);
-        if (!parsed.isNegative() && !parsed.isZero()) {
-          return parsed;
-        }
-      } catch (RuntimeException e) {
-        // reported below
+      if (value.isEmpty()) {
+        return fallback;
       }
-      throw invalid(key, value.orElse(""), "must be a positive duration such as 500ms or 2s");
+      Duration parsed;
+      try {
+        parsed = Durations.parse(value.get(), ChronoUnit.MILLIS);
+      } catch (RuntimeException e) {
+        throw invalid(key, value.get(), "must be a duration such as 500ms or 2s");
+      }
+      if (parsed.compareTo(Duration.ofMillis(1)) < 0
+          || parsed.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0
+          || parsed.toNanos() % 1_000_000 != 0) {
+        throw invalid(
+            key, value.get(), "must be whole milliseconds from 1ms to " + Integer.MAX_VALUE + "ms");
+      }
+      return parsed;
+    }
+
+    /** The trust store for TLS, loaded now, so a bad path, type or password fails the start. */
+    Truststore truststore(boolean ssl) {
+      Optional<String> path = text("truststore");
+      Optional<String> password = secret("truststore-password");
+      Optional<String> type = text("truststore-type");
+      if (path.isEmpty()) {
+        if (password.isPresent()) {
+          throw invalid("truststore-password", "***", "is set without bulwark.redis.truststore");
+        }
+        if (type.isPresent()) {
+          throw invalid("truststore-type", type.get(), "is set without bulwark.redis.truststore");
+        }
+        return null;
+      }
+      if (!ssl) {
+        throw invalid(
+            "truststore",
+            path.get(),
+            "is set but TLS is off: set bulwark.redis.ssl=true or use a rediss:// URL");
+      }
+      Truststore.Type storeType;
+      try {
+        storeType = type.map(Truststore.Type::parse).orElse(Truststore.Type.PKCS12);
+      } catch (IllegalArgumentException e) {
+        throw invalid("truststore-type", type.get(), "must be PKCS12, JKS or PEM");
+      }
+      if (storeType == Truststore.Type.PEM && password.isPresent()) {
+        throw invalid("truststore-password", "***", "is not used by a PEM trust store");
+      }
+      try {
+        return Truststore.load(
+            Path.of(path.get()), storeType, password.map(String::toCharArray).orElse(null));
+      } catch (InvalidPathException | IOException | GeneralSecurityException e) {
+        throw invalid(
+            "truststore",
+            path.get(),
+            "cannot be read as a "
+                + storeType
+                + " trust store ("
+                + e.getMessage()
+                + "; check bulwark.redis.truststore-type and -password)");
+      } catch (IllegalStateException e) {
+        throw invalid("truststore", path.get(), e.getMessage());
+      }
     }
 
     InvalidRedisSettingException invalid(String key, String value, String problem) {
