@@ -3,8 +3,11 @@ package dev.bulwark.redis;
 import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.redis.client.OutageGate;
 import dev.bulwark.spi.StoreException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -69,8 +72,7 @@ final class RedisCalls {
     try {
       return run(script, keys, args);
     } catch (StoreException e) {
-      if (e.getCause() instanceof JedisConnectionException
-          || e.getCause() instanceof JedisClusterOperationException) {
+      if (mayHaveRun(e)) {
         try {
           giveUp.run(redis, keys, giveUpArgs.get());
         } catch (RuntimeException cancelFailed) {
@@ -83,6 +85,38 @@ final class RedisCalls {
       }
       throw e;
     }
+  }
+
+  /**
+   * Whether a failed call may have reached Redis: a connection that broke or timed out after the
+   * command was sent, not one that was never made (refused, or timed out while connecting).
+   */
+  private static boolean mayHaveRun(StoreException failure) {
+    Throwable cause = failure.getCause();
+    if (!(cause instanceof JedisConnectionException
+        || cause instanceof JedisClusterOperationException)) {
+      return false;
+    }
+    return !neverConnected(cause);
+  }
+
+  private static boolean neverConnected(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException
+          || (t instanceof SocketTimeoutException
+              && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("connect"))) {
+        return true;
+      }
+      for (Throwable suppressed : t.getSuppressed()) {
+        if (neverConnected(suppressed)) {
+          return true;
+        }
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return false;
   }
 
   /** Records a definition; returns the differing previous one, with the JVM that wrote it. */
