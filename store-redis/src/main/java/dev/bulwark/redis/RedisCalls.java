@@ -27,12 +27,22 @@ final class RedisCalls {
   /** How long a definition record outlives the last JVM that wrote it. */
   private static final Duration DEFINITION_TTL = Duration.ofDays(30);
 
-  private final UnifiedJedis redis;
+  /** Runs one script on Redis, as {@link LuaScript#run} does; tests put a clock of theirs in. */
+  @FunctionalInterface
+  interface ScriptRunner {
+    Object run(LuaScript script, List<String> keys, List<String> args);
+  }
+
+  private final ScriptRunner redis;
   private final OutageGate gate;
   private final String instance;
   private final String wakeUpSecret;
 
   RedisCalls(UnifiedJedis redis, OutageGate gate, String instance, String wakeUpSecret) {
+    this((script, keys, args) -> script.run(redis, keys, args), gate, instance, wakeUpSecret);
+  }
+
+  RedisCalls(ScriptRunner redis, OutageGate gate, String instance, String wakeUpSecret) {
     this.redis = redis;
     this.gate = gate;
     this.instance = instance;
@@ -53,7 +63,7 @@ final class RedisCalls {
   }
 
   Object run(LuaScript script, List<String> keys, List<String> args) {
-    return gate.call(() -> script.run(redis, keys, args));
+    return gate.call(() -> redis.run(script, keys, args));
   }
 
   /**
@@ -74,7 +84,7 @@ final class RedisCalls {
     } catch (StoreException e) {
       if (mayHaveRun(e)) {
         try {
-          giveUp.run(redis, keys, giveUpArgs.get());
+          redis.run(giveUp, keys, giveUpArgs.get());
         } catch (RuntimeException cancelFailed) {
           e.addSuppressed(cancelFailed);
           LOG.log(
