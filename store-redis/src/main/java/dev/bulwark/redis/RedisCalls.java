@@ -99,34 +99,36 @@ final class RedisCalls {
 
   /**
    * Whether a failed call may have reached Redis: a connection that broke or timed out after the
-   * command was sent, not one that was never made (refused, or timed out while connecting).
+   * command was sent, or a Cluster call whose retries ran out (one of them may have run); not a
+   * connection that was never made (refused, or timed out while connecting).
    */
   private static boolean mayHaveRun(StoreException failure) {
     Throwable cause = failure.getCause();
-    if (!(cause instanceof JedisConnectionException
-        || cause instanceof JedisClusterOperationException)) {
-      return false;
+    if (cause instanceof JedisClusterOperationException) {
+      return true;
     }
-    return !neverConnected(cause);
+    return cause instanceof JedisConnectionException && !failedToConnect(cause);
   }
 
-  private static boolean neverConnected(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof ConnectException
-          || (t instanceof SocketTimeoutException
-              && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("connect"))) {
+  /** A connect failure; Jedis adds one suppressed exception per address it tried. */
+  private static boolean failedToConnect(Throwable failure) {
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      if (isConnectFailure(t)) {
         return true;
       }
       for (Throwable suppressed : t.getSuppressed()) {
-        if (neverConnected(suppressed)) {
+        if (isConnectFailure(suppressed)) {
           return true;
         }
       }
-      if (t.getCause() == t) {
-        break;
-      }
     }
     return false;
+  }
+
+  private static boolean isConnectFailure(Throwable t) {
+    return t instanceof ConnectException
+        || (t instanceof SocketTimeoutException
+            && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("connect"));
   }
 
   /** Records a definition; returns the differing previous one, with the JVM that wrote it. */
