@@ -91,10 +91,11 @@ final class LeaseRenewal {
   /** Holders (or readers), queue, waiters, state: the order the renewal script reads. */
   private List<String> renewalKeys(Lease lease) {
     if (lease.kind() == Lease.Kind.PERMIT) {
-      return keys.bulkhead(lease.name());
+      RedisKeys.BulkheadKeys bulkhead = keys.bulkhead(lease.name());
+      return List.of(bulkhead.holders(), bulkhead.queue(), bulkhead.waiters(), bulkhead.state());
     }
-    List<String> lock = keys.lock(lease.name(), lease.key());
-    return List.of(lock.get(0), lock.get(2), lock.get(3), lock.get(1));
+    RedisKeys.LockKeys lock = keys.lock(lease.name(), lease.key());
+    return List.of(lock.readers(), lock.queue(), lock.waiters(), lock.state());
   }
 
   private String tagOf(Lease lease) {

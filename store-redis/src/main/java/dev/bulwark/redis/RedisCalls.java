@@ -2,10 +2,19 @@ package dev.bulwark.redis;
 
 import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.redis.client.OutageGate;
+import dev.bulwark.spi.StoreException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * How the store talks to Redis: every script call goes through the outage gate, and every request
@@ -13,21 +22,40 @@ import redis.clients.jedis.UnifiedJedis;
  */
 final class RedisCalls {
 
+  private static final Logger LOG = Logger.getLogger(RedisCalls.class.getName());
+
   /** How long a definition record outlives the last JVM that wrote it. */
   private static final Duration DEFINITION_TTL = Duration.ofDays(30);
 
-  private final UnifiedJedis redis;
+  /** Runs one script on Redis, as {@link LuaScript#run} does; tests put a clock of theirs in. */
+  @FunctionalInterface
+  interface ScriptRunner {
+    Object run(LuaScript script, List<String> keys, List<String> args);
+  }
+
+  private final ScriptRunner redis;
   private final OutageGate gate;
   private final String instance;
+  private final String wakeUpSecret;
 
-  RedisCalls(UnifiedJedis redis, OutageGate gate, String instance) {
+  RedisCalls(UnifiedJedis redis, OutageGate gate, String instance, String wakeUpSecret) {
+    this((script, keys, args) -> script.run(redis, keys, args), gate, instance, wakeUpSecret);
+  }
+
+  RedisCalls(ScriptRunner redis, OutageGate gate, String instance, String wakeUpSecret) {
     this.redis = redis;
     this.gate = gate;
     this.instance = instance;
+    this.wakeUpSecret = wakeUpSecret;
   }
 
   String instance() {
     return instance;
+  }
+
+  /** What a queued request of this JVM is stored with, so its hand-over notice can be verified. */
+  String wakeUpSecret() {
+    return wakeUpSecret;
   }
 
   String member(long requestId) {
@@ -35,7 +63,72 @@ final class RedisCalls {
   }
 
   Object run(LuaScript script, List<String> keys, List<String> args) {
-    return gate.call(() -> script.run(redis, keys, args));
+    return gate.call(() -> redis.run(script, keys, args));
+  }
+
+  /**
+   * Runs a script that may grant or queue a request. When its reply is lost (a connection error or
+   * a read timeout: it may have run), the request is given up in the store before the failure is
+   * reported — {@code giveUp} withdraws it and releases what it was granted — so nothing stays
+   * taken until a lease ends. The give-up is best effort: it bypasses the outage gate (which now
+   * fails calls fast), and its own failure is dropped, leaving the request to its lease.
+   */
+  Object runOrGiveUp(
+      LuaScript script,
+      List<String> keys,
+      List<String> args,
+      LuaScript giveUp,
+      Supplier<List<String>> giveUpArgs) {
+    try {
+      return run(script, keys, args);
+    } catch (StoreException e) {
+      if (mayHaveRun(e)) {
+        try {
+          redis.run(giveUp, keys, giveUpArgs.get());
+        } catch (RuntimeException cancelFailed) {
+          e.addSuppressed(cancelFailed);
+          LOG.log(
+              Level.FINE,
+              "Bulwark: could not give up a request whose reply was lost; its lease ends it",
+              cancelFailed);
+        }
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Whether a failed call may have reached Redis: a connection that broke or timed out after the
+   * command was sent, or a Cluster call whose retries ran out (one of them may have run); not a
+   * connection that was never made (refused, or timed out while connecting).
+   */
+  private static boolean mayHaveRun(StoreException failure) {
+    Throwable cause = failure.getCause();
+    if (cause instanceof JedisClusterOperationException) {
+      return true;
+    }
+    return cause instanceof JedisConnectionException && !failedToConnect(cause);
+  }
+
+  /** A connect failure; Jedis adds one suppressed exception per address it tried. */
+  private static boolean failedToConnect(Throwable failure) {
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      if (isConnectFailure(t)) {
+        return true;
+      }
+      for (Throwable suppressed : t.getSuppressed()) {
+        if (isConnectFailure(suppressed)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean isConnectFailure(Throwable t) {
+    return t instanceof ConnectException
+        || (t instanceof SocketTimeoutException
+            && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("connect"));
   }
 
   /** Records a definition; returns the differing previous one, with the JVM that wrote it. */

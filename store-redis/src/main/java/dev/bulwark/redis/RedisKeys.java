@@ -23,15 +23,45 @@ final class RedisKeys {
     return prefix;
   }
 
-  /** A bulkhead's holders, queue, waiters and (unused by permits, for renewal) state. */
-  List<String> bulkhead(String name) {
-    return family("{b:" + name + "}");
+  /** The keys of one bulkhead. */
+  BulkheadKeys bulkhead(String name) {
+    String tag = prefix + "{b:" + name + "}";
+    return new BulkheadKeys(tag + ":holders", tag + ":queue", tag + ":waiters", tag + ":state");
   }
 
-  /** One lock key's readers, state (writer, fencing counter), queue and waiters. */
-  List<String> lock(String name, String key) {
+  /** The keys of one lock key. */
+  LockKeys lock(String name, String key) {
     String tag = prefix + "{l:" + name + ":" + hash(key) + "}";
-    return List.of(tag + ":readers", tag + ":state", tag + ":queue", tag + ":waiters");
+    return new LockKeys(tag + ":readers", tag + ":state", tag + ":queue", tag + ":waiters");
+  }
+
+  /**
+   * A bulkhead's holders (sorted set), queue (list) and waiters (hash). {@code state} is never
+   * written: renewal reads every lease's keys alike, and a bulkhead has no writer state.
+   */
+  record BulkheadKeys(String holders, String queue, String waiters, String state) {
+
+    /** KEYS of every permit script, in the order they read them. */
+    List<String> scriptKeys() {
+      return List.of(holders, queue, waiters);
+    }
+
+    List<String> all() {
+      return List.of(holders, queue, waiters, state);
+    }
+  }
+
+  /** A lock key's readers (sorted set), state (writer, fencing counter), queue and waiters. */
+  record LockKeys(String readers, String state, String queue, String waiters) {
+
+    /** KEYS of every lock script, in the order they read them. */
+    List<String> scriptKeys() {
+      return List.of(readers, state, queue, waiters);
+    }
+
+    List<String> all() {
+      return scriptKeys();
+    }
   }
 
   String rate(String name, String type) {
@@ -48,14 +78,6 @@ final class RedisKeys {
 
   String wakeUpChannel(String instance) {
     return prefix + "wake:" + instance;
-  }
-
-  private List<String> family(String tag) {
-    return List.of(
-        prefix + tag + ":holders",
-        prefix + tag + ":queue",
-        prefix + tag + ":waiters",
-        prefix + tag + ":state");
   }
 
   /** 128 bits of SHA-256 of {@link #encode}, hex: fixed length, any input. */

@@ -1,7 +1,6 @@
 package dev.bulwark.redis;
 
 import dev.bulwark.LockMode;
-import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
@@ -9,7 +8,8 @@ import java.util.List;
 
 /**
  * Keyed read-write locks in Redis: one script call per operation, all keys of a lock key in one
- * slot.
+ * slot. An acquire or poll whose reply is lost is followed by a best-effort give-up (a cancel that
+ * also releases a grant), see {@link RedisCalls#runOrGiveUp}.
  */
 final class RedisLocks implements LockStore {
 
@@ -20,9 +20,9 @@ final class RedisLocks implements LockStore {
    * The keys of the lock key this thread used last: a release almost always follows its acquire on
    * the same thread, and so does not hash the key again.
    */
-  private final ThreadLocal<LockKeys> lastUsed = new ThreadLocal<>();
+  private final ThreadLocal<LastUsed> lastUsed = new ThreadLocal<>();
 
-  private record LockKeys(String name, String key, List<String> keys) {}
+  private record LastUsed(String name, String key, List<String> scriptKeys) {}
 
   RedisLocks(RedisCalls redis, RedisKeys keys) {
     this.redis = redis;
@@ -31,46 +31,66 @@ final class RedisLocks implements LockStore {
 
   @Override
   public Grant acquire(LockSpec spec, String key, LockMode mode, long requestId, boolean mayQueue) {
-    return Replies.grant(
-        redis.run(
+    String member = redis.member(requestId);
+    return Replies.lock(
+        redis.runOrGiveUp(
             Scripts.LOCK_ACQUIRE,
             keysOf(spec.name(), key),
             List.of(
-                redis.member(requestId),
+                member,
                 mode == LockMode.WRITE ? "W" : "R",
                 Long.toString(spec.leaseMillis()),
                 mayQueue ? "1" : "0",
-                keys.prefix())));
+                keys.prefix(),
+                redis.wakeUpSecret()),
+            Scripts.LOCK_CANCEL,
+            () -> cancelArgs(member, true)));
   }
 
   @Override
   public Grant poll(LockSpec spec, String key, long requestId) {
-    return Replies.grant(onHeldOrQueued(Scripts.LOCK_POLL, spec, key, requestId));
+    String member = redis.member(requestId);
+    return Replies.lock(
+        redis.runOrGiveUp(
+            Scripts.LOCK_POLL,
+            keysOf(spec.name(), key),
+            handOverArgs(member),
+            Scripts.LOCK_CANCEL,
+            () -> cancelArgs(member, true)));
   }
 
   @Override
   public Grant cancel(LockSpec spec, String key, long requestId) {
-    return Replies.grant(onHeldOrQueued(Scripts.LOCK_CANCEL, spec, key, requestId));
+    return Replies.lock(
+        redis.run(
+            Scripts.LOCK_CANCEL,
+            keysOf(spec.name(), key),
+            cancelArgs(redis.member(requestId), false)));
   }
 
   @Override
   public boolean release(LockSpec spec, String key, long requestId) {
-    onHeldOrQueued(Scripts.LOCK_RELEASE, spec, key, requestId);
-    return true;
+    return Replies.released(
+        redis.run(
+            Scripts.LOCK_RELEASE, keysOf(spec.name(), key), handOverArgs(redis.member(requestId))));
   }
 
-  /** Poll, cancel and release: one request of one key, and the prefix for wake-ups. */
-  private Object onHeldOrQueued(LuaScript script, LockSpec spec, String key, long requestId) {
-    return redis.run(
-        script, keysOf(spec.name(), key), List.of(redis.member(requestId), keys.prefix()));
+  /** Poll and release: the member, and the prefix for wake-ups. */
+  private List<String> handOverArgs(String member) {
+    return List.of(member, keys.prefix());
+  }
+
+  /** Cancel; {@code releaseGrant} for a caller that gives the request up whatever it became. */
+  private List<String> cancelArgs(String member, boolean releaseGrant) {
+    return List.of(member, keys.prefix(), releaseGrant ? "1" : "0");
   }
 
   private List<String> keysOf(String name, String key) {
-    LockKeys last = lastUsed.get();
+    LastUsed last = lastUsed.get();
     if (last == null || !last.key().equals(key) || !last.name().equals(name)) {
-      last = new LockKeys(name, key, keys.lock(name, key));
+      last = new LastUsed(name, key, keys.lock(name, key).scriptKeys());
       lastUsed.set(last);
     }
-    return last.keys();
+    return last.scriptKeys();
   }
 }

@@ -1,6 +1,5 @@
 package dev.bulwark.redis;
 
-import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
@@ -9,12 +8,18 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Bulkhead permits in Redis: one script call per operation. */
+/**
+ * Bulkhead permits in Redis: one script call per operation. An acquire or poll whose reply is lost
+ * is followed by a best-effort give-up (a cancel that also releases a grant), see {@link
+ * RedisCalls#runOrGiveUp}.
+ */
 final class RedisPermits implements PermitStore {
 
   private final RedisCalls redis;
   private final RedisKeys keys;
-  private final Map<String, List<String>> keysByName = new ConcurrentHashMap<>();
+
+  /** Each bulkhead's {@link RedisKeys.BulkheadKeys#scriptKeys()}, built once. */
+  private final Map<String, List<String>> scriptKeysByName = new ConcurrentHashMap<>();
 
   RedisPermits(RedisCalls redis, RedisKeys keys) {
     this.redis = redis;
@@ -23,32 +28,46 @@ final class RedisPermits implements PermitStore {
 
   @Override
   public Grant acquire(PermitSpec spec, long requestId, boolean mayQueue) {
-    return Replies.grant(
-        redis.run(
+    String member = redis.member(requestId);
+    return Replies.permit(
+        redis.runOrGiveUp(
             Scripts.PERMIT_ACQUIRE,
             keysOf(spec),
             List.of(
-                redis.member(requestId),
+                member,
                 Integer.toString(spec.limit()),
                 Long.toString(spec.leaseMillis()),
                 mayQueue ? "1" : "0",
-                keys.prefix())));
+                keys.prefix(),
+                redis.wakeUpSecret()),
+            Scripts.PERMIT_CANCEL,
+            () -> cancelArgs(spec, member, true)));
   }
 
   @Override
   public Grant poll(PermitSpec spec, long requestId) {
-    return Replies.grant(onHeldOrQueued(Scripts.PERMIT_POLL, spec, requestId));
+    String member = redis.member(requestId);
+    return Replies.permit(
+        redis.runOrGiveUp(
+            Scripts.PERMIT_POLL,
+            keysOf(spec),
+            handOverArgs(spec, member),
+            Scripts.PERMIT_CANCEL,
+            () -> cancelArgs(spec, member, true)));
   }
 
   @Override
   public Grant cancel(PermitSpec spec, long requestId) {
-    return Replies.grant(onHeldOrQueued(Scripts.PERMIT_CANCEL, spec, requestId));
+    return Replies.permit(
+        redis.run(
+            Scripts.PERMIT_CANCEL, keysOf(spec), cancelArgs(spec, redis.member(requestId), false)));
   }
 
   @Override
   public boolean release(PermitSpec spec, long requestId) {
-    onHeldOrQueued(Scripts.PERMIT_RELEASE, spec, requestId);
-    return true;
+    return Replies.released(
+        redis.run(
+            Scripts.PERMIT_RELEASE, keysOf(spec), handOverArgs(spec, redis.member(requestId))));
   }
 
   @Override
@@ -56,16 +75,17 @@ final class RedisPermits implements PermitStore {
     return redis.define(keys.bulkheadDefinition(spec.name()), spec.definition());
   }
 
-  /** Poll, cancel and release: one request, and what a hand-over needs (limit, prefix). */
-  private Object onHeldOrQueued(LuaScript script, PermitSpec spec, long requestId) {
-    return redis.run(
-        script,
-        keysOf(spec),
-        List.of(redis.member(requestId), Integer.toString(spec.limit()), keys.prefix()));
+  /** Poll and release: the member, and what a hand-over needs (limit, prefix). */
+  private List<String> handOverArgs(PermitSpec spec, String member) {
+    return List.of(member, Integer.toString(spec.limit()), keys.prefix());
   }
 
-  /** The bulkhead's key family; the first three are what the permit scripts use. */
+  /** Cancel; {@code releaseGrant} for a caller that gives the request up whatever it became. */
+  private List<String> cancelArgs(PermitSpec spec, String member, boolean releaseGrant) {
+    return List.of(member, Integer.toString(spec.limit()), keys.prefix(), releaseGrant ? "1" : "0");
+  }
+
   private List<String> keysOf(PermitSpec spec) {
-    return keysByName.computeIfAbsent(spec.name(), name -> keys.bulkhead(name).subList(0, 3));
+    return scriptKeysByName.computeIfAbsent(spec.name(), name -> keys.bulkhead(name).scriptKeys());
   }
 }

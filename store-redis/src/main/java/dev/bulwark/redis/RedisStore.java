@@ -5,6 +5,7 @@ import dev.bulwark.redis.client.RedisConnection;
 import dev.bulwark.redis.client.RedisConnector;
 import dev.bulwark.redis.client.RedisSettings;
 import dev.bulwark.redis.client.WakeUpChannel;
+import dev.bulwark.redis.client.WakeUpNotices;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.GrantListener;
 import dev.bulwark.spi.Lease;
@@ -34,6 +35,7 @@ public final class RedisStore implements BulwarkStore {
   private final RedisLocks locks;
   private final LeaseRenewal renewal;
   private final WakeUpChannel wakeUps;
+  private final WakeUpNotices notices;
   private final String instance;
 
   private RedisStore(RedisSettings settings, RedisConnection connection, GrantListener listener) {
@@ -42,18 +44,20 @@ public final class RedisStore implements BulwarkStore {
     UnifiedJedis redis = connection.client();
     this.instance = newInstanceId();
     RedisKeys keys = new RedisKeys(settings.keyPrefix());
+    this.notices = WakeUpNotices.forListener(listener);
     RedisCalls calls =
         new RedisCalls(
             redis,
             new OutageGate(
                 settings.describe(), settings.reconnectInterval(), connection::dropIdleConnections),
-            instance);
+            instance,
+            notices.secret());
     this.permits = new RedisPermits(calls, keys);
     this.rates = new RedisRates(calls, keys);
     this.locks = new RedisLocks(calls, keys);
     this.renewal =
         new LeaseRenewal(calls, keys, settings.topology() == RedisSettings.Topology.CLUSTER);
-    this.wakeUps = new WakeUpChannel(settings, connection, keys.wakeUpChannel(instance), listener);
+    this.wakeUps = new WakeUpChannel(settings, connection, keys.wakeUpChannel(instance), notices);
   }
 
   /** Connects as the settings say and subscribes to this JVM's wake-up channel. */
@@ -88,6 +92,18 @@ public final class RedisStore implements BulwarkStore {
   /** Whether this JVM currently receives wake-ups (tests and health checks). */
   public boolean wakeUpsSubscribed() {
     return wakeUps.isSubscribed();
+  }
+
+  /** How many messages on this JVM's wake-up channel were dropped as not signed by the store. */
+  public long rejectedWakeUps() {
+    return notices.rejected();
+  }
+
+  /**
+   * The notice the store's scripts would publish for a hand-over (tests mark their end with it).
+   */
+  String wakeUpNotice(long requestId, long token) {
+    return notices.notice(requestId, token);
   }
 
   @Override

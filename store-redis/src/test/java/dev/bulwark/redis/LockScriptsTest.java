@@ -47,14 +47,17 @@ class LockScriptsTest {
 
   @Test
   void manyReadersHoldTheLockTogether() {
-    assertThat(acquire(a, 1, LockMode.READ, false)).isEqualTo(Grant.GRANTED);
-    assertThat(acquire(b, 2, LockMode.READ, false)).isEqualTo(Grant.GRANTED);
-    assertThat(acquire(a, 3, LockMode.READ, false)).isEqualTo(Grant.GRANTED);
+    Grant first = acquire(a, 1, LockMode.READ, false);
+    assertThat(first.isGranted()).isTrue();
+    assertThat(acquire(b, 2, LockMode.READ, false)).isEqualTo(first);
+    assertThat(acquire(a, 3, LockMode.READ, false)).isEqualTo(first);
 
     assertThat(redis.type(readers)).isEqualTo("zset");
     assertThat(redis.zrange(readers, 0, -1))
         .containsExactlyInAnyOrder(a.member(1), b.member(2), a.member(3));
     assertThat(redis.hexists(state, "writer")).isFalse();
+    // a key with no recorded write gives its readers a token from the server's clock, never 0
+    assertThat(redis.hget(state, "fence")).isEqualTo(Long.toString(first.fencingToken()));
     assertThat(acquire(b, 4, LockMode.WRITE, false)).isEqualTo(Grant.REJECTED);
     test.assertEveryKeyExpires();
   }
@@ -80,14 +83,14 @@ class LockScriptsTest {
 
   @Test
   void aQueuedWriterHoldsBackALaterReader() {
-    assertThat(acquire(a, 1, LockMode.READ, true)).isEqualTo(Grant.GRANTED);
+    assertThat(acquire(a, 1, LockMode.READ, true).isGranted()).isTrue();
     assertThat(acquire(b, 2, LockMode.WRITE, true)).isEqualTo(Grant.QUEUED);
     // Only a reader holds the lock, yet the reader that comes later waits behind the writer.
     assertThat(acquire(a, 3, LockMode.READ, false)).isEqualTo(Grant.REJECTED);
     assertThat(acquire(a, 4, LockMode.READ, true)).isEqualTo(Grant.QUEUED);
     assertThat(redis.lrange(queue, 0, -1)).containsExactly(b.member(2), a.member(4));
-    assertThat(redis.hget(waiters, b.member(2))).matches("W:\\d+");
-    assertThat(redis.hget(waiters, a.member(4))).matches("R:\\d+");
+    assertThat(redis.hget(waiters, b.member(2))).matches("W:\\d+:[0-9a-f]{32}");
+    assertThat(redis.hget(waiters, a.member(4))).matches("R:\\d+:[0-9a-f]{32}");
     test.assertEveryKeyExpires();
 
     locks(a).release(SPEC, KEY, 1);
@@ -125,13 +128,17 @@ class LockScriptsTest {
     assertThat(b.wakesSoFar(redis)).isEmpty();
 
     locks(b).release(SPEC, KEY, 3);
-    assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(4, first + 1));
+    List<Wake> writerWake = a.wakesSoFar(redis);
+    assertThat(writerWake).hasSize(1);
+    assertThat(writerWake.get(0).requestId()).isEqualTo(4);
+    long second = writerWake.get(0).token();
+    assertThat(second).isGreaterThan(first);
     assertThat(b.wakesSoFar(redis)).isEmpty();
     assertThat(redis.exists(readers)).isFalse();
     assertThat(redis.hget(state, "writer")).isEqualTo(a.member(4));
 
     locks(a).release(SPEC, KEY, 4);
-    assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(5, first + 1));
+    assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(5, second));
     assertThat(a.wakesSoFar(redis)).isEmpty();
     locks(b).release(SPEC, KEY, 5);
     assertThat(redis.exists(readers)).isFalse();
@@ -174,12 +181,13 @@ class LockScriptsTest {
       throws InterruptedException {
     LockSpec shortLease = new LockSpec(NAME, 200, 200);
     long first = acquire(a, 1, LockMode.WRITE, false, shortLease).fencingToken();
-    long second = 0;
+    long second = first;
     for (long request = 2; request < 12; request++) {
       locks(a).release(shortLease, KEY, request - 1);
-      second = acquire(a, request, LockMode.WRITE, false, shortLease).fencingToken();
+      long next = acquire(a, request, LockMode.WRITE, false, shortLease).fencingToken();
+      assertThat(next).isGreaterThan(second);
+      second = next;
     }
-    assertThat(second).isEqualTo(first + 10);
     locks(a).release(shortLease, KEY, 11);
     assertThat(redis.hget(state, "fence")).isEqualTo(Long.toString(second));
     test.assertEveryKeyExpires();
@@ -194,15 +202,16 @@ class LockScriptsTest {
 
   @Test
   void cancellingAQueuedWriterLetsTheReadersBehindItIn() {
-    assertThat(acquire(a, 1, LockMode.READ, true)).isEqualTo(Grant.GRANTED);
+    long token = acquire(a, 1, LockMode.READ, true).fencingToken();
+    assertThat(token).isPositive();
     assertThat(acquire(b, 2, LockMode.WRITE, true)).isEqualTo(Grant.QUEUED);
     assertThat(acquire(a, 3, LockMode.READ, true)).isEqualTo(Grant.QUEUED);
     assertThat(acquire(b, 4, LockMode.READ, true)).isEqualTo(Grant.QUEUED);
 
     assertThat(locks(b).cancel(SPEC, KEY, 2)).isEqualTo(Grant.REJECTED);
 
-    assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(3, 0));
-    assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(4, 0));
+    assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(3, token));
+    assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(4, token));
     assertThat(redis.zrange(readers, 0, -1))
         .containsExactlyInAnyOrder(a.member(1), a.member(3), b.member(4));
     assertThat(redis.exists(queue)).isFalse();
@@ -216,7 +225,10 @@ class LockScriptsTest {
     assertThat(acquire(b, 2, LockMode.WRITE, true)).isEqualTo(Grant.QUEUED);
 
     locks(a).release(SPEC, KEY, 1);
-    assertThat(locks(b).cancel(SPEC, KEY, 2)).isEqualTo(Grant.granted(first + 1));
+    Grant cancelled = locks(b).cancel(SPEC, KEY, 2);
+    assertThat(cancelled.isGranted()).isTrue();
+    assertThat(cancelled.fencingToken()).isGreaterThan(first);
+    assertThat(redis.hget(state, "fence")).isEqualTo(Long.toString(cancelled.fencingToken()));
 
     assertThat(redis.exists(readers)).isFalse();
     assertThat(redis.hget(state, "writer")).isEqualTo(b.member(2));
@@ -285,14 +297,14 @@ class LockScriptsTest {
   @Test
   void aQueuedRequestWhoseLeaseRanOutIsSkippedAtHandOver() throws InterruptedException {
     LockSpec shortLease = new LockSpec(NAME, 200, 200);
-    assertThat(acquire(a, 1, LockMode.READ, true)).isEqualTo(Grant.GRANTED);
+    long token = acquire(a, 1, LockMode.READ, true).fencingToken();
     assertThat(acquire(b, 2, LockMode.WRITE, true, shortLease)).isEqualTo(Grant.QUEUED);
     assertThat(acquire(a, 3, LockMode.READ, true)).isEqualTo(Grant.QUEUED);
 
     Thread.sleep(300); // b's JVM "died" while its writer waited
 
     locks(a).release(SPEC, KEY, 1);
-    assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(3, 0));
+    assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(3, token));
     assertThat(b.wakesSoFar(redis)).isEmpty();
     assertThat(redis.zrange(readers, 0, -1)).containsExactly(a.member(3));
   }
@@ -303,15 +315,16 @@ class LockScriptsTest {
     assertThat(acquire(a, 1, LockMode.WRITE, true, second).isGranted()).isTrue();
     assertThat(acquire(b, 2, LockMode.READ, true, second)).isEqualTo(Grant.QUEUED);
     long heldBefore = Long.parseLong(redis.hget(state, "writer_until"));
-    long queuedBefore = Long.parseLong(redis.hget(waiters, b.member(2)).substring(2));
+    long queuedBefore = Long.parseLong(redis.hget(waiters, b.member(2)).split(":")[1]);
 
     Thread.sleep(20);
     assertThat(a.store().renew(List.of(lease(1), lease(77)))).containsExactly(lease(77));
     assertThat(b.store().renew(List.of(lease(2)))).isEmpty();
 
     assertThat(Long.parseLong(redis.hget(state, "writer_until"))).isGreaterThan(heldBefore + 9_000);
-    assertThat(redis.hget(waiters, b.member(2))).startsWith("R:");
-    assertThat(Long.parseLong(redis.hget(waiters, b.member(2)).substring(2)))
+    // renewal keeps the entry's wake-up secret
+    assertThat(redis.hget(waiters, b.member(2))).matches("R:\\d+:[0-9a-f]{32}");
+    assertThat(Long.parseLong(redis.hget(waiters, b.member(2)).split(":")[1]))
         .isGreaterThan(queuedBefore + 9_000);
     for (String key : List.of(state, queue, waiters)) { // no reader holds: no readers key
       assertThat(redis.pttl(key)).as("PTTL of %s", key).isGreaterThan(9_000);

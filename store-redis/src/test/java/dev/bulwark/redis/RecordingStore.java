@@ -65,7 +65,7 @@ final class RecordingStore implements AutoCloseable {
    * delivers one channel's messages to a subscriber in order), so no timing guess is involved.
    */
   List<Wake> wakesSoFar(UnifiedJedis publisher) {
-    publisher.publish(wakeUpChannel(), MARKER + ":0");
+    publisher.publish(wakeUpChannel(), store.wakeUpNotice(MARKER, 0));
     List<Wake> received = new ArrayList<>();
     while (true) {
       Wake wake;

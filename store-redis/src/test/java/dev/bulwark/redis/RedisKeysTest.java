@@ -22,7 +22,7 @@ class RedisKeysTest {
 
   @Test
   void theKeysOfOneBulkheadShareOneHashTag() {
-    List<String> family = new ArrayList<>(keys.bulkhead("legacy-api"));
+    List<String> family = new ArrayList<>(keys.bulkhead("legacy-api").all());
     assertThat(family)
         .containsExactly(
             "bulwark:{b:legacy-api}:holders",
@@ -36,7 +36,7 @@ class RedisKeysTest {
   @Test
   void theKeysOfOneLockKeyShareOneHashTagMadeOfTheKeysHash() {
     for (String key : UNTRUSTED) {
-      List<String> lock = keys.lock("accounts", key);
+      List<String> lock = keys.lock("accounts", key).all();
       String tag = "l:accounts:" + RedisKeys.hash(key);
       assertThat(lock)
           .containsExactly(
@@ -78,9 +78,9 @@ class RedisKeysTest {
   @Test
   void bulkheadsLocksAndRateLimitsOfOneNameNeverShareKeys() {
     Set<String> all = new HashSet<>();
-    all.addAll(keys.bulkhead("x"));
+    all.addAll(keys.bulkhead("x").all());
     all.add(keys.bulkheadDefinition("x"));
-    all.addAll(keys.lock("x", ""));
+    all.addAll(keys.lock("x", "").all());
     all.add(keys.rate("x", "smooth"));
     all.add(keys.rateDefinition("x"));
     assertThat(all).hasSize(4 + 1 + 4 + 1 + 1);
@@ -89,8 +89,8 @@ class RedisKeysTest {
   @Test
   void thePrefixStartsEveryKeyAndTheWakeUpChannel() {
     RedisKeys prefixed = new RedisKeys("app1:");
-    List<String> all = new ArrayList<>(prefixed.bulkhead("n"));
-    all.addAll(prefixed.lock("n", "k"));
+    List<String> all = new ArrayList<>(prefixed.bulkhead("n").all());
+    all.addAll(prefixed.lock("n", "k").all());
     all.add(prefixed.rate("n", "fixed"));
     all.add(prefixed.bulkheadDefinition("n"));
     all.add(prefixed.rateDefinition("n"));

@@ -114,9 +114,9 @@ class RenewalFailureTest {
       Permit a = engine.programmatic().bulkhead("a").acquire();
       Permit b = engine.programmatic().bulkhead("b").acquire();
       long acquired = System.nanoTime();
-      test.redis().del(test.keys().bulkhead("a").get(0)); // a's lease is lost
+      test.redis().del(test.keys().bulkhead("a").holders()); // a's lease is lost
       breakStateOf(test, B); // b's batch fails
-      String bHolder = test.redis().zrange(test.keys().bulkhead("b").get(0), 0, -1).get(0);
+      String bHolder = test.redis().zrange(test.keys().bulkhead("b").holders(), 0, -1).get(0);
       long bUntil = expiryOf(test, B, bHolder);
       long dueIn = Duration.ofMillis(1_050).toNanos() - (System.nanoTime() - acquired);
       Thread.sleep(Math.max(0, dueIn / 1_000_000)); // a third of the lease, by the renewer's clock
@@ -140,20 +140,21 @@ class RenewalFailureTest {
   private static LeaseRenewal clusterStyleRenewal(
       RedisClient client, TestRedis test, String instance) {
     RedisCalls calls =
-        new RedisCalls(client, new OutageGate("test", Duration.ofSeconds(1), () -> {}), instance);
+        new RedisCalls(
+            client, new OutageGate("test", Duration.ofSeconds(1), () -> {}), instance, "unused");
     return new LeaseRenewal(calls, test.keys(), true);
   }
 
   private static void breakStateOf(TestRedis test, PermitSpec spec) {
-    test.redis().set(test.keys().bulkhead(spec.name()).get(3), "not a hash");
+    test.redis().set(test.keys().bulkhead(spec.name()).state(), "not a hash");
   }
 
   private static void repairStateOf(TestRedis test, PermitSpec spec) {
-    test.redis().del(test.keys().bulkhead(spec.name()).get(3));
+    test.redis().del(test.keys().bulkhead(spec.name()).state());
   }
 
   private static long expiryOf(TestRedis test, PermitSpec spec, String member) {
-    Double score = test.redis().zscore(test.keys().bulkhead(spec.name()).get(0), member);
+    Double score = test.redis().zscore(test.keys().bulkhead(spec.name()).holders(), member);
     assertThat(score).as("%s holds %s", member, spec.name()).isNotNull();
     return score.longValue();
   }
@@ -173,7 +174,10 @@ class RenewalFailureTest {
       this.client = RedisClient.create(settings.url());
       RedisCalls calls =
           new RedisCalls(
-              client, new OutageGate("test", Duration.ofSeconds(1), () -> {}), store.instance());
+              client,
+              new OutageGate("test", Duration.ofSeconds(1), () -> {}),
+              store.instance(),
+              "unused");
       this.renewal = new LeaseRenewal(calls, new RedisKeys(settings.keyPrefix()), true);
     }
 

@@ -1,6 +1,5 @@
 package dev.bulwark.redis.client;
 
-import dev.bulwark.spi.GrantListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,19 +19,19 @@ public final class WakeUpChannel implements AutoCloseable {
   private final List<UnifiedJedis> nodeClients = new ArrayList<>();
 
   public WakeUpChannel(
-      RedisSettings settings, RedisConnection connection, String channel, GrantListener listener) {
+      RedisSettings settings, RedisConnection connection, String channel, WakeUpNotices notices) {
     List<HostAndPort> primaries = connection.primaryNodes();
     if (primaries.isEmpty()) {
       subscriptions.add(
           new WakeUpSubscription(
-              connection.client(), channel, listener, settings.reconnectInterval()));
+              connection.client(), channel, notices, settings.reconnectInterval()));
       return;
     }
     for (HostAndPort primary : primaries) {
       UnifiedJedis node = RedisConnector.openNode(settings, primary);
       nodeClients.add(node);
       subscriptions.add(
-          new WakeUpSubscription(node, channel, listener, settings.reconnectInterval()));
+          new WakeUpSubscription(node, channel, notices, settings.reconnectInterval()));
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.bulwark.redis.client;
 
-import dev.bulwark.spi.GrantListener;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +10,7 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * This JVM's one subscription to its wake-up channel: a script that hands a permit or lock to a
- * queued request of this JVM publishes {@code <request>:<token>} there, and the listener wakes
+ * queued request of this JVM publishes a signed notice there ({@link WakeUpNotices}), which wakes
  * exactly that waiter. When the connection drops, it subscribes again after the reconnect interval;
  * meanwhile waiters fall back to their bounded poll.
  */
@@ -21,7 +20,7 @@ public final class WakeUpSubscription implements AutoCloseable {
 
   private final UnifiedJedis redis;
   private final String channel;
-  private final GrantListener listener;
+  private final WakeUpNotices notices;
   private final long reconnectMillis;
   private final Thread thread;
   private final CountDownLatch firstSubscribed = new CountDownLatch(1);
@@ -29,10 +28,10 @@ public final class WakeUpSubscription implements AutoCloseable {
   private volatile Listener current;
 
   public WakeUpSubscription(
-      UnifiedJedis redis, String channel, GrantListener listener, Duration reconnectInterval) {
+      UnifiedJedis redis, String channel, WakeUpNotices notices, Duration reconnectInterval) {
     this.redis = redis;
     this.channel = channel;
-    this.listener = listener;
+    this.notices = notices;
     this.reconnectMillis = reconnectInterval.toMillis();
     this.thread = new Thread(this::subscribeUntilClosed, "bulwark-redis-wake-ups");
     thread.setDaemon(true);
@@ -103,14 +102,7 @@ public final class WakeUpSubscription implements AutoCloseable {
 
     @Override
     public void onMessage(String messageChannel, String message) {
-      int colon = message.indexOf(':');
-      try {
-        listener.granted(
-            Long.parseLong(message, 0, colon, 10),
-            Long.parseLong(message, colon + 1, message.length(), 10));
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "Bulwark: ignored a malformed wake-up '" + message + "'", e);
-      }
+      notices.accept(message);
     }
   }
 }

@@ -1,13 +1,20 @@
--- Withdraws a queued lock request; a withdrawn writer may let the readers behind it in.
--- Returns {1, token} when it had been granted meanwhile (the caller holds it), else {-1, 0}.
--- KEYS: readers, state, queue, waiters. ARGV: member, key prefix.
+-- Withdraws a queued lock request; a withdrawn writer may let the readers behind it in. Returns
+-- the token (> 0) when it had been granted meanwhile and the caller keeps it, else -1. With
+-- ARGV[3] = '1' (a caller that lost the reply of its acquire or poll and gives the request up) a
+-- lock it was granted is released too.
+-- KEYS: readers, state, queue, waiters. ARGV: member, key prefix, release a grant.
 local readers, state, queue, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local member = ARGV[1]
-withdraw(queue, waiters, member)
-local token = held_token(readers, state, member)
-if token then
-  return {1, token}
-end
 local now_micros = server_micros()
-hand_over_locks(readers, state, queue, waiters, math.floor(now_micros / 1000), now_micros, ARGV[2])
-return {-1, 0}
+local now = math.floor(now_micros / 1000)
+withdraw(queue, waiters, member)
+hand_over_locks(readers, state, queue, waiters, now, now_micros, ARGV[2])
+local token = held_token(readers, state, member, now_micros)
+if token then
+  if ARGV[3] ~= '1' then
+    return token
+  end
+  drop_holder(readers, state, member)
+  hand_over_locks(readers, state, queue, waiters, now, now_micros, ARGV[2])
+end
+return -1

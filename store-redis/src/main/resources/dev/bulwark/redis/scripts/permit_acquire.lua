@@ -1,21 +1,31 @@
 -- Takes a bulkhead permit when one is free and nobody waits ahead; otherwise queues the request
--- (ARGV[4] = '1') or rejects it. Returns {1, 0} granted, {0, 0} queued, {-1, 0} rejected.
--- KEYS: holders, queue, waiters. ARGV: member, limit, lease millis, may queue, key prefix.
+-- (ARGV[4] = '1') or rejects it. Returns 1 granted, 0 queued, -1 rejected; a member that already
+-- holds or waits (a re-sent call) gets 1 or 0 again and changes nothing.
+-- KEYS: holders, queue, waiters. ARGV: member, limit, lease millis, may queue, key prefix,
+-- wake-up secret of the member's JVM.
 local holders, queue, waiters = KEYS[1], KEYS[2], KEYS[3]
 local member, limit, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = math.floor(server_micros() / 1000)
 local count = redis.call('ZCARD', holders)
-if count >= limit then
-  -- full, unless holders expired: reclaim them for the queue first, then judge
+if count >= limit or (count == 0 and redis.call('EXISTS', queue) == 1) then
+  -- full, or the holders' key expired under waiters: reclaim expired holders for the queue, then
+  -- judge; a re-sent call finds its member holding or waiting
   count = hand_over_permits(holders, queue, waiters, limit, now, ARGV[5])
+  if holds_permit(holders, member, now) then
+    return 1
+  end
+  if redis.call('HEXISTS', waiters, member) == 1 then
+    return 0
+  end
 end
 if count < limit then
+  -- (a member that holds already only has its lease set again)
   redis.call('ZADD', holders, int(now + lease), member)
   expire_after(holders, lease, count == 0)
-  return {1, 0}
+  return 1
 end
 if ARGV[4] == '1' then
-  enqueue(queue, waiters, member, 'P', now + lease, lease)
-  return {0, 0}
+  enqueue(queue, waiters, member, 'P', now + lease, lease, ARGV[6])
+  return 0
 end
-return {-1, 0}
+return -1

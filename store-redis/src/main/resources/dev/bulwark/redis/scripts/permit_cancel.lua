@@ -1,12 +1,17 @@
--- Withdraws a queued request, then hands over what expired holders freed (as every script does).
--- Returns {1, 0} when the permit was handed over meanwhile (the caller holds it), {-1, 0} when it
--- was withdrawn. KEYS: holders, queue, waiters. ARGV: member, limit, key prefix.
+-- Withdraws a queued request, then hands over what it and expired holders freed. Returns 1 when
+-- the permit had been handed over meanwhile and the caller keeps it, -1 when nothing is held.
+-- With ARGV[4] = '1' (a caller that lost the reply of its acquire or poll and gives the request
+-- up) a permit it was granted is released too.
+-- KEYS: holders, queue, waiters. ARGV: member, limit, key prefix, release a grant.
 local holders, queue, waiters = KEYS[1], KEYS[2], KEYS[3]
 local member = ARGV[1]
-withdraw(queue, waiters, member)
-if redis.call('ZSCORE', holders, member) then
-  return {1, 0}
-end
 local now = math.floor(server_micros() / 1000)
+withdraw(queue, waiters, member)
+if holds_permit(holders, member, now) then
+  if ARGV[4] ~= '1' then
+    return 1
+  end
+  redis.call('ZREM', holders, member)
+end
 hand_over_permits(holders, queue, waiters, tonumber(ARGV[2]), now, ARGV[3])
-return {-1, 0}
+return -1

@@ -1,14 +1,14 @@
 -- The state of a queued request, for a waiter that may have missed its wake-up; hands over what
--- expired holders freed first. Returns {1, 0} held, {0, 0} still queued, {-1, 0} unknown.
+-- expired holders freed first. Returns 1 held, 0 still queued, -1 unknown.
 -- KEYS: holders, queue, waiters. ARGV: member, limit, key prefix.
 local holders, queue, waiters = KEYS[1], KEYS[2], KEYS[3]
 local member = ARGV[1]
 local now = math.floor(server_micros() / 1000)
 hand_over_permits(holders, queue, waiters, tonumber(ARGV[2]), now, ARGV[3])
-if redis.call('ZSCORE', holders, member) then
-  return {1, 0}
+if holds_permit(holders, member, now) then
+  return 1
 end
 if redis.call('HEXISTS', waiters, member) == 1 then
-  return {0, 0}
+  return 0
 end
-return {-1, 0}
+return -1

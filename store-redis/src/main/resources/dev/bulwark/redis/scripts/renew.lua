@@ -16,11 +16,13 @@ for n = 1, #ARGV / 2 do
   elseif held and tonumber(held) > now then
     redis.call('ZADD', holders, 'XX', 'GT', int(expiry), member)
     keep_alive(holders, lease)
+    -- a reader keeps the state hash alive, with the token it was granted (a bulkhead has none)
+    keep_alive(state, lease)
   else
     local entry = redis.call('HGET', waiters, member)
-    local mode, until_millis = string.match(entry or '', '^(%a):(%d+)$')
+    local mode, until_millis, rest = string.match(entry or '', '^(%a):(%d+)(.*)$')
     if mode and tonumber(until_millis) > now then
-      redis.call('HSET', waiters, member, mode .. ':' .. int(expiry))
+      redis.call('HSET', waiters, member, mode .. ':' .. int(expiry) .. rest)
       keep_alive(waiters, lease)
       keep_alive(queue, lease)
     else

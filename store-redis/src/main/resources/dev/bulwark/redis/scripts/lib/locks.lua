@@ -1,5 +1,12 @@
 -- Keyed read-write locks: readers in a sorted set scored by lease expiry (millis); the writer,
 -- its lease expiry and the fencing counter in one state hash, so a write grant is one write.
+--
+-- Fencing tokens grow strictly per key, across expiry and failover: a write grant takes
+-- max(last token + 1, server clock in micros), so a counter that expired with an idle key, or a
+-- replica promoted without the last write of it, still hands out a token above every earlier one
+-- (as long as the servers' clocks do not step back by more than a failover takes). A reader gets
+-- the token of the last write; a read grant keeps the state hash alive, and on a key with no
+-- recorded write it records a token taken the same way, so no reader ever gets 0.
 
 -- The writer holding the lock now, or nil; an expired writer's mark is dropped.
 local function live_writer(state, now)
@@ -14,18 +21,29 @@ local function live_writer(state, now)
   return nil
 end
 
--- A write grant takes the next fencing token. A fresh key starts the counter at the server's
--- clock in microseconds, so tokens keep growing after the key expired when idle.
 local function grant_write(state, member, expiry, last_fence, now_micros)
-  local token = last_fence and tonumber(last_fence) + 1 or now_micros
+  local token = now_micros
+  if last_fence then
+    token = math.max(tonumber(last_fence) + 1, now_micros)
+  end
   redis.call('HSET', state, 'writer', member, 'writer_until', int(expiry), 'fence', int(token))
   return token
 end
 
--- A reader carries the token of the last write.
-local function grant_read(readers, state, member, expiry)
+-- The token a reader carries: the last write's, or one recorded now when the key has none.
+local function read_token(state, fence, now_micros)
+  if fence then
+    return tonumber(fence)
+  end
+  redis.call('HSET', state, 'fence', int(now_micros))
+  return now_micros
+end
+
+local function grant_read(readers, state, member, expiry, fence, now_micros, lease)
   redis.call('ZADD', readers, int(expiry), member)
-  return tonumber(redis.call('HGET', state, 'fence') or '0')
+  local token = read_token(state, fence, now_micros)
+  keep_alive(state, lease)
+  return token
 end
 
 -- Drops expired holders, then grants queued requests from the head while the lock allows: a run
@@ -36,7 +54,7 @@ local function hand_over_locks(readers, state, queue, waiters, now, now_micros, 
     return
   end
   while true do
-    local member, mode, expiry = queue_head(queue, waiters, now)
+    local member, mode, expiry, secret = queue_head(queue, waiters, now)
     if not member then
       return
     end
@@ -47,20 +65,33 @@ local function hand_over_locks(readers, state, queue, waiters, now, now_micros, 
       dequeue_head(queue, waiters, member)
       local token = grant_write(state, member, expiry, redis.call('HGET', state, 'fence'), now_micros)
       keep_alive(state, expiry - now)
-      wake(prefix, member, token)
+      wake(prefix, member, token, secret)
       return
     end
     dequeue_head(queue, waiters, member)
-    local token = grant_read(readers, state, member, expiry)
+    local token = grant_read(readers, state, member, expiry, redis.call('HGET', state, 'fence'),
+      now_micros, expiry - now)
     keep_alive(readers, expiry - now)
-    wake(prefix, member, token)
+    wake(prefix, member, token, secret)
   end
 end
 
--- Whether the member holds the lock now, and its token.
-local function held_token(readers, state, member)
-  if redis.call('HGET', state, 'writer') == member or redis.call('ZSCORE', readers, member) then
-    return tonumber(redis.call('HGET', state, 'fence') or '0')
+-- The member's token when it holds the lock now, else nil ('W' or 'R' second: what it holds).
+local function held_token(readers, state, member, now_micros)
+  if redis.call('HGET', state, 'writer') == member then
+    return tonumber(redis.call('HGET', state, 'fence')), 'W'
+  end
+  if redis.call('ZSCORE', readers, member) then
+    return read_token(state, redis.call('HGET', state, 'fence'), now_micros), 'R'
   end
   return nil
+end
+
+-- Takes back what the member holds; whether it held anything.
+local function drop_holder(readers, state, member)
+  if redis.call('HGET', state, 'writer') == member then
+    redis.call('HDEL', state, 'writer', 'writer_until')
+    return true
+  end
+  return redis.call('ZREM', readers, member) == 1
 end

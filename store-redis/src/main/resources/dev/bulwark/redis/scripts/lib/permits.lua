@@ -7,15 +7,21 @@ local function hand_over_permits(holders, queue, waiters, limit, now, prefix)
   redis.call('ZREMRANGEBYSCORE', holders, '-inf', now)
   local count = redis.call('ZCARD', holders)
   while count < limit do
-    local member, _, expiry = queue_head(queue, waiters, now)
+    local member, _, expiry, secret = queue_head(queue, waiters, now)
     if not member then
       break
     end
     dequeue_head(queue, waiters, member)
     redis.call('ZADD', holders, int(expiry), member)
     keep_alive(holders, expiry - now)
-    wake(prefix, member, 0)
+    wake(prefix, member, 0, secret)
     count = count + 1
   end
   return count
+end
+
+-- Whether the member holds a live permit.
+local function holds_permit(holders, member, now)
+  local expiry = redis.call('ZSCORE', holders, member)
+  return expiry and tonumber(expiry) > now
 end

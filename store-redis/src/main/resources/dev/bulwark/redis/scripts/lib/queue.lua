@@ -1,17 +1,20 @@
 -- A first-come, first-served queue: a list of members plus a hash of their entries,
--- '<mode>:<lease expiry millis>' (mode P for a permit, R or W for a lock). Queued requests are
--- leased like held ones, so the waiters of a JVM that died drop out instead of being handed grants.
+-- '<mode>:<lease expiry millis>:<wake-up secret>' (mode P for a permit, R or W for a lock; the
+-- secret is the member's JVM's, see wake). Queued requests are leased like held ones, so the
+-- waiters of a JVM that died drop out instead of being handed grants.
 -- Invariant every script keeps: a request is queued only while it cannot be granted, and whatever
--- frees room hands it to the queue at once; so a hot path that sees room sees an empty queue.
+-- frees room hands it to the queue at once. Room can also appear without a script, when the
+-- holders' key expires under live waiters; so a hot path that sees no holder at all looks at the
+-- queue before it grants (one EXISTS), and a newcomer never passes a live waiter.
 
-local function enqueue(queue, waiters, member, mode, expiry, lease)
+local function enqueue(queue, waiters, member, mode, expiry, lease, secret)
   redis.call('RPUSH', queue, member)
-  redis.call('HSET', waiters, member, mode .. ':' .. int(expiry))
+  redis.call('HSET', waiters, member, mode .. ':' .. int(expiry) .. ':' .. secret)
   keep_alive(queue, lease)
   keep_alive(waiters, lease)
 end
 
--- The live head of the queue (member, mode, expiry), dropping heads whose lease ran out.
+-- The live head of the queue (member, mode, expiry, secret), dropping heads whose lease ran out.
 local function queue_head(queue, waiters, now)
   while true do
     local member = redis.call('LINDEX', queue, 0)
@@ -20,10 +23,10 @@ local function queue_head(queue, waiters, now)
     end
     local entry = redis.call('HGET', waiters, member)
     if entry then
-      local mode, expiry = string.match(entry, '^(%a):(%d+)$')
+      local mode, expiry, secret = string.match(entry, '^(%a):(%d+):?(.*)$')
       expiry = tonumber(expiry)
       if expiry > now then
-        return member, mode, expiry
+        return member, mode, expiry, secret
       end
       redis.call('HDEL', waiters, member)
     end
@@ -41,8 +44,13 @@ local function withdraw(queue, waiters, member)
   redis.call('HDEL', waiters, member)
 end
 
--- Tells the JVM of a queued member ('<instance>:<request>') that it now holds its grant.
-local function wake(prefix, member, token)
+-- Tells the JVM of a queued member ('<instance>:<request>') that it now holds its grant:
+-- '<request>:<token>:<mac>', the mac being SHA-1 of '<secret>:<request>:<token>' with the secret
+-- the JVM queued the request with. The JVM acts on a notice only when the mac matches, so a client
+-- that may PUBLISH but not read Bulwark's keys can neither start a waiter nor hand it a token.
+local function wake(prefix, member, token, secret)
   local instance, request = string.match(member, '^(.+):(%d+)$')
-  redis.call('PUBLISH', prefix .. 'wake:' .. instance, request .. ':' .. int(token))
+  local notice = request .. ':' .. int(token)
+  redis.call('PUBLISH', prefix .. 'wake:' .. instance,
+    notice .. ':' .. redis.sha1hex(secret .. ':' .. notice))
 end

@@ -1,0 +1,90 @@
+package dev.bulwark.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.redis.RecordingStore.Wake;
+import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.LockSpec;
+import dev.bulwark.spi.PermitSpec;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * Only the store can wake a waiter: a message published on a JVM's wake-up channel by anyone else
+ * neither starts a waiter nor hands it a fencing token; the store's own hand-over still does.
+ */
+@ExtendWith(RedisExtension.class)
+class ForgedWakeUpTest {
+
+  /** A forged notice is logged as a warning; expected here. */
+  private static final Logger NOTICES_LOG = Logger.getLogger("dev.bulwark.redis.client");
+
+  private static Level noticesLogLevel;
+
+  @BeforeAll
+  static void quietLog() {
+    noticesLogLevel = NOTICES_LOG.getLevel();
+    NOTICES_LOG.setLevel(Level.SEVERE);
+  }
+
+  @AfterAll
+  static void restoreLog() {
+    NOTICES_LOG.setLevel(noticesLogLevel);
+  }
+
+  @Test
+  void aForgedNoticeNeitherWakesAQueuedWriterNorHandsItAToken(TestRedis test) {
+    LockSpec spec = new LockSpec("accounts", 10_000, 10_000);
+    RedisClient redis = test.redis();
+    RecordingStore a = test.open();
+    RecordingStore b = test.open();
+    long first = a.store().locks().acquire(spec, "42", LockMode.WRITE, 1, true).fencingToken();
+    assertThat(b.store().locks().acquire(spec, "42", LockMode.WRITE, 2, true))
+        .isEqualTo(Grant.QUEUED);
+
+    for (String forged :
+        List.of(
+            "2:" + Long.MAX_VALUE, // the format before notices were signed
+            "2:" + Long.MAX_VALUE + ":" + "0".repeat(40),
+            "2:" + Long.MAX_VALUE + ":" + a.store().wakeUpNotice(2, Long.MAX_VALUE).split(":")[2],
+            "2:1:",
+            "look")) {
+      redis.publish(b.wakeUpChannel(), forged);
+    }
+
+    assertThat(b.wakesSoFar(redis)).isEmpty();
+    assertThat(b.store().rejectedWakeUps()).isEqualTo(5);
+    assertThat(b.store().locks().poll(spec, "42", 2)).isEqualTo(Grant.QUEUED);
+
+    a.store().locks().release(spec, "42", 1);
+    List<Wake> handOver = b.wakesSoFar(redis);
+    assertThat(handOver).hasSize(1);
+    assertThat(handOver.get(0).requestId()).isEqualTo(2);
+    assertThat(handOver.get(0).token()).isGreaterThan(first);
+    assertThat(b.store().locks().poll(spec, "42", 2))
+        .isEqualTo(Grant.granted(handOver.get(0).token()));
+  }
+
+  @Test
+  void aForgedNoticeDoesNotWakeAQueuedPermitRequest(TestRedis test) {
+    PermitSpec one = new PermitSpec("pool", 1, 10_000, 10_000);
+    RedisClient redis = test.redis();
+    RecordingStore a = test.open();
+    RecordingStore b = test.open();
+    assertThat(a.store().permits().acquire(one, 1, true)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(one, 2, true)).isEqualTo(Grant.QUEUED);
+
+    redis.publish(b.wakeUpChannel(), "2:0");
+
+    assertThat(b.wakesSoFar(redis)).isEmpty();
+    a.store().permits().release(one, 1);
+    assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(2, 0));
+  }
+}
