@@ -210,6 +210,9 @@ public final class DefinitionResolver {
       int value;
       if (found.isPresent()) {
         try {
+          if (!found.get().raw().chars().allMatch(Character::isDigit)) {
+            throw new NumberFormatException(); // no sign, no blanks: a typo is not a number
+          }
           value = Integer.parseInt(found.get().raw());
         } catch (NumberFormatException e) {
           throw invalid(member, "'" + found.get().raw() + "' is not a whole number", found.get());
@@ -250,9 +253,15 @@ public final class DefinitionResolver {
           where = annotationSource();
           value = Durations.of((Long) annotation.member(member), unit);
         }
+        value.toNanos(); // every store works in nanoseconds or coarser: it must fit
       } catch (IllegalArgumentException e) {
         throw invalid(
             member, e.getMessage(), found.map(MemberSource.Found::key).orElse(annotationSource()));
+      } catch (ArithmeticException e) {
+        throw invalid(
+            member,
+            "is longer than the longest duration Bulwark can keep (about 292 years)",
+            found.map(MemberSource.Found::key).orElse(annotationSource()));
       }
       sources.put(member, where);
       if (!zeroAllowed && value.isZero()) {

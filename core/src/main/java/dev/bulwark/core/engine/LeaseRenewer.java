@@ -2,9 +2,12 @@ package dev.bulwark.core.engine;
 
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.PartialRenewalException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -103,34 +106,56 @@ public final class LeaseRenewer implements AutoCloseable {
     }
     List<Lease> leases = new ArrayList<>(due.size());
     due.forEach(t -> leases.add(t.lease()));
+    List<Lease> lost;
+    Set<Long> notRenewed = Set.of();
+    PartialRenewalException partial = null;
     try {
-      List<Lease> lost = store.renew(leases);
-      for (Tracked tracked : due) {
+      lost = store.renew(leases);
+    } catch (PartialRenewalException e) {
+      // part of the store answered: what it renewed is renewed, the rest is tried next tick
+      lost = e.lost();
+      notRenewed = new HashSet<>();
+      for (Lease lease : e.notRenewed()) {
+        notRenewed.add(lease.requestId());
+      }
+      partial = e;
+    } catch (RuntimeException e) {
+      // nothing was marked renewed: every due lease is tried again at the next tick
+      warnOncePerOutage(e);
+      return;
+    }
+    for (Tracked tracked : due) {
+      if (!notRenewed.contains(tracked.lease().requestId())) {
         tracked.renewedAt()[0] = now;
       }
-      for (Lease lease : lost) {
-        Tracked tracked = held.remove(lease.requestId());
-        if (tracked != null) {
-          tracked.events().leaseLost(lease.key());
-          LOG.warning(
-              () ->
-                  "Bulwark: the store no longer holds "
-                      + lease.kind()
-                      + " '"
-                      + lease.name()
-                      + "' of a running call (its lease ran out); the call goes on unguarded");
-        }
-      }
-      failing = false;
-    } catch (RuntimeException e) {
-      // nothing was marked renewed: every due lease is tried again at the next tick. One warning
-      // per outage: the store logs its own state, and ticks come often.
-      LOG.log(
-          failing ? Level.FINE : Level.WARNING,
-          "Bulwark: lease renewal failed; retrying on every tick until the store answers",
-          e);
-      failing = true;
     }
+    for (Lease lease : lost) {
+      Tracked tracked = held.remove(lease.requestId());
+      if (tracked != null) {
+        tracked.events().leaseLost(lease.key());
+        LOG.warning(
+            () ->
+                "Bulwark: the store no longer holds "
+                    + lease.kind()
+                    + " '"
+                    + lease.name()
+                    + "' of a running call (its lease ran out); the call goes on unguarded");
+      }
+    }
+    if (partial != null) {
+      warnOncePerOutage(partial);
+    } else {
+      failing = false;
+    }
+  }
+
+  /** One warning per outage: the store logs its own state, and ticks come often. */
+  private void warnOncePerOutage(RuntimeException e) {
+    LOG.log(
+        failing ? Level.FINE : Level.WARNING,
+        "Bulwark: lease renewal failed; retrying on every tick until the store answers",
+        e);
+    failing = true;
   }
 
   @Override

@@ -272,4 +272,23 @@ class DefinitionResolverTest {
     resolver.lock("accounts");
     assertThat(resolver.resolutions()).isEqualTo(2);
   }
+
+  @Test
+  void aSignedValueOrAnEndlessDurationFailsNamingTheKey() throws Exception {
+    assertThatThrownBy(
+            () ->
+                new DefinitionResolver(
+                        ConfigLookup.of(Map.of("bulwark.bulkhead.legacy-api.value", "+5")))
+                    .bulkhead(origin("charge"), bulkhead("charge")))
+        .isInstanceOf(InvalidDefinitionException.class)
+        .hasMessageContaining("'bulwark.bulkhead.legacy-api.value'");
+    assertThatThrownBy(
+            () ->
+                new DefinitionResolver(
+                        ConfigLookup.of(
+                            Map.of("bulwark.bulkhead.legacy-api.lease", "9999999999999999d")))
+                    .bulkhead(origin("charge"), bulkhead("charge")))
+        .isInstanceOf(InvalidDefinitionException.class)
+        .hasMessageContaining("'bulwark.bulkhead.legacy-api.lease'");
+  }
 }

@@ -99,4 +99,36 @@ class LeaseRenewerTest {
           .isEqualTo(1);
     }
   }
+
+  @Test
+  void afterAPartialFailureOnlyTheLeasesNotRenewedAreDueAtTheNextTick() throws Exception {
+    try (BulwarkEngine engine = engine()) {
+      LeaseRenewer renewer = engine.leaseRenewer().orElseThrow();
+      Permit reachable = engine.bulkhead(bulkhead("reachable", Duration.ofMillis(300))).acquire();
+      Permit unreachable =
+          engine.bulkhead(bulkhead("unreachable", Duration.ofMillis(300))).acquire();
+      store[0].unreachableLease = "unreachable";
+      Thread.sleep(110); // a third of the lease: both due
+      renewer.renewDue();
+      store[0].unreachableLease = null;
+      renewer.renewDue(); // at once, the next tick: only the lease that was not renewed is due
+
+      synchronized (store[0]) {
+        List<List<Lease>> renewals = store[0].renewals;
+        assertThat(renewals.get(renewals.size() - 2))
+            .extracting(Lease::name)
+            .containsExactly("reachable");
+        assertThat(renewals.get(renewals.size() - 1))
+            .extracting(Lease::name)
+            .containsExactly("unreachable");
+      }
+      reachable.close();
+      unreachable.close();
+    }
+  }
+
+  private static BulkheadDefinition bulkhead(String name, Duration lease) {
+    return new BulkheadDefinition(
+        name, Origin.programmatic(), true, 2, Duration.ZERO, lease, Map.of());
+  }
 }

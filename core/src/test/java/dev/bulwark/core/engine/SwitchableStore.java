@@ -8,6 +8,7 @@ import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
+import dev.bulwark.spi.PartialRenewalException;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
 import dev.bulwark.spi.RateSpec;
@@ -32,6 +33,9 @@ final class SwitchableStore implements BulwarkStore {
 
   /** The store has lost every lease: renewals report them lost, releases report them gone. */
   volatile boolean revokeAll;
+
+  /** Leases of this name sit on a part of the store that does not answer (a failed node). */
+  volatile String unreachableLease;
 
   private final LocalStore local;
 
@@ -136,6 +140,15 @@ final class SwitchableStore implements BulwarkStore {
 
   @Override
   public synchronized List<Lease> renew(List<Lease> leases) {
+    if (unreachableLease != null) {
+      List<Lease> notRenewed =
+          leases.stream().filter(l -> l.name().equals(unreachableLease)).toList();
+      if (!notRenewed.isEmpty()) {
+        renewals.add(leases.stream().filter(l -> !notRenewed.contains(l)).toList());
+        throw new PartialRenewalException(
+            "part of the store did not answer (test)", null, List.of(), notRenewed);
+      }
+    }
     check();
     renewals.add(List.copyOf(leases));
     return revokeAll ? List.copyOf(leases) : List.of();
