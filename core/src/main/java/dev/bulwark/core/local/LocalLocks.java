@@ -6,10 +6,12 @@ import dev.bulwark.spi.GrantListener;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -20,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Fencing tokens come from one counter per name, started at the epoch in microseconds: they grow
  * with every write grant of every key, survive the removal of idle keys, and keep growing across
- * restarts of the JVM.
+ * restarts of the JVM. A reader carries the token of its key's last write while the key has state;
+ * a reader of an idle key gets the name's latest token, which is at least that key's last one.
  */
 final class LocalLocks implements LockStore {
 
@@ -117,8 +120,12 @@ final class LocalLocks implements LockStore {
   /** One key: its holders and its queue. Only touched inside the map's per-key compute. */
   private static final class KeyState {
     private long writer;
-    private long writerToken;
-    private int readers;
+
+    /** The token of this key's last write grant while the key has state; 0 before the first. */
+    private long lastWriteToken;
+
+    /** Held by id, so that a release of a request that holds nothing changes nothing. */
+    private final Set<Long> readers = new HashSet<>();
 
     /** Queued requests in arrival order; created on first contention, like the next one. */
     private LinkedHashMap<Long, LockMode> queue;
@@ -141,17 +148,17 @@ final class LocalLocks implements LockStore {
     }
 
     private boolean compatible(LockMode mode) {
-      return writer == 0 && (mode == LockMode.READ || readers == 0);
+      return writer == 0 && (mode == LockMode.READ || readers.isEmpty());
     }
 
     private long take(Family family, LockMode mode, long requestId) {
       if (mode == LockMode.WRITE) {
         writer = requestId;
-        writerToken = family.fencing.incrementAndGet();
-        return writerToken;
+        lastWriteToken = family.fencing.incrementAndGet();
+        return lastWriteToken;
       }
-      readers++;
-      return family.fencing.get();
+      readers.add(requestId);
+      return lastWriteToken != 0 ? lastWriteToken : family.fencing.get();
     }
 
     void release(long requestId) {
@@ -160,8 +167,8 @@ final class LocalLocks implements LockStore {
       }
       if (writer == requestId) {
         writer = 0;
-      } else if (readers > 0) {
-        readers--;
+      } else {
+        readers.remove(requestId);
       }
     }
 
@@ -192,7 +199,7 @@ final class LocalLocks implements LockStore {
     }
 
     boolean idle() {
-      return writer == 0 && readers == 0 && noQueue();
+      return writer == 0 && readers.isEmpty() && noQueue();
     }
 
     boolean isQueued(long requestId) {
