@@ -22,7 +22,7 @@ public abstract class DefinitionContract extends StoreContract {
   }
 
   @Test
-  void aJvmsOwnDefinitionIsNeverAConflict() {
+  public void aJvmsOwnDefinitionIsNeverAConflict() {
     StoreJvm jvm = jvm();
     PermitSpec bulkhead = bulkhead(5, LONG_LEASE_MILLIS);
     RateSpec rate = new RateSpec("tck-defined", RateLimitType.SMOOTH, 10, SECOND);
@@ -33,7 +33,7 @@ public abstract class DefinitionContract extends StoreContract {
   }
 
   @Test
-  void aDifferingLimitOfAnotherJvmIsReported() {
+  public void aDifferingLimitOfAnotherJvmIsReported() {
     StoreJvm a = jvm();
     StoreJvm b = anotherJvm();
     assertThat(a.permits().define(bulkhead(5, LONG_LEASE_MILLIS))).isEmpty();
@@ -52,7 +52,7 @@ public abstract class DefinitionContract extends StoreContract {
   }
 
   @Test
-  void aRateLimitDifferingInTypePermitsOrWindowIsReported() {
+  public void aRateLimitDifferingInTypePermitsOrWindowIsReported() {
     StoreJvm a = jvm();
     anotherJvm(); // skips the test for a store of one JVM
     RateSpec first = new RateSpec("tck-rate", RateLimitType.SMOOTH, 10, SECOND);

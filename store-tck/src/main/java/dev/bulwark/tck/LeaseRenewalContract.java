@@ -30,7 +30,7 @@ public abstract class LeaseRenewalContract extends StoreContract {
   private static final String KEY = "account-7";
 
   @Test
-  void renewedHoldersOutliveTheirLease() throws InterruptedException {
+  public void renewedHoldersOutliveTheirLease() throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
     PermitSpec permitSpec = new PermitSpec(NAME, 1, lease.toMillis(), lease.toMillis());
@@ -63,7 +63,7 @@ public abstract class LeaseRenewalContract extends StoreContract {
   }
 
   @Test
-  void renewalExtendsToTheLeaseItNamesFromNow() throws InterruptedException {
+  public void renewalExtendsToTheLeaseItNamesFromNow() throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
     PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis(), lease.toMillis());
@@ -78,7 +78,7 @@ public abstract class LeaseRenewalContract extends StoreContract {
   }
 
   @Test
-  void renewalReturnsExactlyTheLeasesTheStoreNoLongerKnows() throws InterruptedException {
+  public void renewalReturnsExactlyTheLeasesTheStoreNoLongerKnows() throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
     PermitSpec spec = new PermitSpec(NAME, 5, lease.toMillis(), lease.toMillis());
@@ -127,7 +127,8 @@ public abstract class LeaseRenewalContract extends StoreContract {
   }
 
   @Test
-  void aQueuedRequestNotRenewedDropsOutWhileARenewedOneKeepsItsPlace() throws InterruptedException {
+  public void aQueuedRequestNotRenewedDropsOutWhileARenewedOneKeepsItsPlace()
+      throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
     PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis(), LONG_LEASE_MILLIS);
@@ -155,7 +156,40 @@ public abstract class LeaseRenewalContract extends StoreContract {
   }
 
   @Test
-  void aQueuedLockRequestNotRenewedDropsOutWhileARenewedOneKeepsItsPlace()
+  public void aQueuedRequestWhoseLeaseRanOutIsReportedLostAndNoLongerQueued()
+      throws InterruptedException {
+    Duration lease = shortLease();
+    StoreJvm jvm = jvm();
+    PermitSpec permitSpec = new PermitSpec(NAME, 1, LONG_LEASE_MILLIS, LONG_LEASE_MILLIS);
+    PermitSpec queuedSpec = new PermitSpec(NAME, 1, lease.toMillis(), LONG_LEASE_MILLIS);
+    LockSpec lockSpec = new LockSpec(NAME, LONG_LEASE_MILLIS, LONG_LEASE_MILLIS);
+    LockSpec queuedLockSpec = new LockSpec(NAME, lease.toMillis(), LONG_LEASE_MILLIS);
+    long holder = jvm.newRequestId();
+    long writer = jvm.newRequestId();
+    long queued = jvm.newRequestId();
+    long queuedReader = jvm.newRequestId();
+    assertThat(jvm.permits().acquire(permitSpec, holder, false)).isEqualTo(Grant.GRANTED);
+    assertThat(jvm.permits().acquire(queuedSpec, queued, true)).isEqualTo(Grant.QUEUED);
+    assertThat(jvm.locks().acquire(lockSpec, KEY, LockMode.WRITE, writer, false).isGranted())
+        .isTrue();
+    assertThat(jvm.locks().acquire(queuedLockSpec, KEY, LockMode.READ, queuedReader, true))
+        .isEqualTo(Grant.QUEUED);
+
+    letLeasePass(lease);
+    // what renew says and what poll says agree: the request is out of the queue
+    assertThat(
+            jvm.store()
+                .renew(
+                    List.of(
+                        permitLease(queuedSpec, queued),
+                        lockLease(queuedLockSpec, KEY, queuedReader))))
+        .hasSize(2);
+    assertThat(jvm.permits().poll(queuedSpec, queued)).isEqualTo(Grant.REJECTED);
+    assertThat(jvm.locks().poll(queuedLockSpec, KEY, queuedReader)).isEqualTo(Grant.REJECTED);
+  }
+
+  @Test
+  public void aQueuedLockRequestNotRenewedDropsOutWhileARenewedOneKeepsItsPlace()
       throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();

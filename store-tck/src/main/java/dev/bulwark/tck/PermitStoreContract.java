@@ -28,7 +28,7 @@ public abstract class PermitStoreContract extends StoreContract {
   }
 
   @Test
-  void grantsUpToTheLimitThenRejectsOrQueues() {
+  public void grantsUpToTheLimitThenRejectsOrQueues() {
     PermitStore permits = jvm().permits();
     PermitSpec spec = spec(3);
     for (int i = 0; i < 3; i++) {
@@ -47,7 +47,7 @@ public abstract class PermitStoreContract extends StoreContract {
   }
 
   @Test
-  void aReleaseHandsItsPermitToTheOldestWaiterAndTellsExactlyIt() {
+  public void aReleaseHandsItsPermitToTheOldestWaiterAndTellsExactlyIt() {
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
     PermitSpec spec = spec(2);
@@ -81,7 +81,7 @@ public abstract class PermitStoreContract extends StoreContract {
   }
 
   @Test
-  void theQueueIsFirstComeFirstServedAcrossJvmsAndEachJvmHearsOnlyOfItsOwnRequests() {
+  public void theQueueIsFirstComeFirstServedAcrossJvmsAndEachJvmHearsOnlyOfItsOwnRequests() {
     StoreJvm a = jvm();
     StoreJvm b = anotherJvm();
     PermitSpec spec = spec(1);
@@ -108,7 +108,7 @@ public abstract class PermitStoreContract extends StoreContract {
   }
 
   @Test
-  void pollReportsAQueuedRequestAsQueuedUntilItIsHandedThePermit() {
+  public void pollReportsAQueuedRequestAsQueuedUntilItIsHandedThePermit() {
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
     PermitSpec spec = spec(1);
@@ -127,7 +127,7 @@ public abstract class PermitStoreContract extends StoreContract {
   }
 
   @Test
-  void aCancelledRequestLeavesTheQueueAndIsNeverHandedAPermit() {
+  public void aCancelledRequestLeavesTheQueueAndIsNeverHandedAPermit() {
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
     PermitSpec spec = spec(1);
@@ -144,7 +144,7 @@ public abstract class PermitStoreContract extends StoreContract {
   }
 
   @Test
-  void aCancelAfterTheHandOverReturnsGrantedAndTheCallerHoldsThePermit() {
+  public void aCancelAfterTheHandOverReturnsGrantedAndTheCallerHoldsThePermit() {
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
     PermitSpec spec = spec(1);
@@ -159,7 +159,7 @@ public abstract class PermitStoreContract extends StoreContract {
   }
 
   @Test
-  void aCancelRacingAReleaseEitherWithdrawsTheRequestOrKeepsThePermitNeverBothNorNeither()
+  public void aCancelRacingAReleaseEitherWithdrawsTheRequestOrKeepsThePermitNeverBothNorNeither()
       throws InterruptedException {
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
@@ -207,7 +207,7 @@ public abstract class PermitStoreContract extends StoreContract {
   }
 
   @Test
-  void aReleaseOfAPermitNotHeldChangesNothing() {
+  public void aReleaseOfAPermitNotHeldChangesNothing() {
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
     PermitSpec spec = spec(1);
@@ -229,20 +229,20 @@ public abstract class PermitStoreContract extends StoreContract {
   }
 
   @Test
-  void theLimitHoldsUnderContentionAndEveryWaiterIsServed() throws InterruptedException {
+  public void theLimitHoldsUnderContentionAndEveryWaiterIsServed() throws InterruptedException {
     StoreJvm jvm = jvm();
     assertLimitHolds(List.of(jvm, jvm, jvm, jvm, jvm, jvm), 2);
   }
 
   @Test
-  void theLimitHoldsUnderContentionFromTwoJvms() throws InterruptedException {
+  public void theLimitHoldsUnderContentionFromTwoJvms() throws InterruptedException {
     StoreJvm a = jvm();
     StoreJvm b = anotherJvm();
     assertLimitHolds(List.of(a, b, a, b, a, b), 2);
   }
 
   @Test
-  void anExpiredHolderIsReclaimed() throws InterruptedException {
+  public void anExpiredHolderIsReclaimed() throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
@@ -259,7 +259,7 @@ public abstract class PermitStoreContract extends StoreContract {
   }
 
   @Test
-  void anExpiredHoldersPermitGoesToTheOldestLiveWaiter() throws InterruptedException {
+  public void anExpiredHoldersPermitGoesToTheOldestLiveWaiter() throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
@@ -274,6 +274,28 @@ public abstract class PermitStoreContract extends StoreContract {
       assertThat(permits.acquire(spec, jvm.newRequestId(), false)).isEqualTo(Grant.REJECTED);
       assumeRenewedInTime(keeper, lease);
       assertThat(keeper.lost()).isEmpty();
+    }
+  }
+
+  @Test
+  public void aNewcomerDoesNotOvertakeAWaiterLongAfterTheHolderExpired()
+      throws InterruptedException {
+    Duration lease = shortLease();
+    StoreJvm jvm = jvm();
+    PermitStore permits = jvm.permits();
+    PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis(), LONG_LEASE_MILLIS);
+    granted(jvm, spec);
+    long waiter = queued(jvm, spec);
+    try (LeaseKeeper keeper =
+        new LeaseKeeper(jvm.store(), List.of(permitLease(spec, waiter)), lease)) {
+      // nobody polls meanwhile: the store alone has to keep the waiter first
+      fixture().letPass(lease.multipliedBy(3));
+      long newcomer = jvm.newRequestId();
+      Grant grant = permits.acquire(spec, newcomer, false);
+      Grant polled = permits.poll(spec, waiter);
+      assumeRenewedInTime(keeper, lease);
+      assertThat(grant).as("a newcomer while a live waiter is queued").isEqualTo(Grant.REJECTED);
+      assertThat(polled).isEqualTo(Grant.GRANTED);
     }
   }
 

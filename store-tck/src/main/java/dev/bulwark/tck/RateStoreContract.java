@@ -36,7 +36,7 @@ public abstract class RateStoreContract extends StoreContract {
   private static final int ATTEMPTS = 3;
 
   @Test
-  void smoothAdmitsABurstOfPermitsThenOnePerInterval() {
+  public void smoothAdmitsABurstOfPermitsThenOnePerInterval() {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       if (smoothBurstThenOnePerInterval("tck-smooth-" + attempt)) {
         return;
@@ -94,7 +94,7 @@ public abstract class RateStoreContract extends StoreContract {
   }
 
   @Test
-  void fixedCountsPerWindowAlignedToTheClockAndReservationsSpillIntoLaterWindows()
+  public void fixedCountsPerWindowAlignedToTheClockAndReservationsSpillIntoLaterWindows()
       throws InterruptedException {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       if (fixedWindows("tck-fixed-" + attempt)) {
@@ -169,7 +169,8 @@ public abstract class RateStoreContract extends StoreContract {
   }
 
   @Test
-  void rollingAdmitsPermitsPerWindowAndSaysWhenTheOldestLeavesIt() throws InterruptedException {
+  public void rollingAdmitsPermitsPerWindowAndSaysWhenTheOldestLeavesIt()
+      throws InterruptedException {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       if (rollingWindow("tck-rolling-" + attempt)) {
         return;
@@ -224,7 +225,7 @@ public abstract class RateStoreContract extends StoreContract {
   }
 
   @Test
-  void aRejectionNamesTheWaitAfterWhichAPermitIsThere() throws InterruptedException {
+  public void aRejectionNamesTheWaitAfterWhichAPermitIsThere() throws InterruptedException {
     for (RateLimitType type : RateLimitType.values()) {
       RateSpec spec = new RateSpec("tck-retry-" + type, type, 2, 300 * MS);
       RateStore rates = jvm().rates();
@@ -245,12 +246,12 @@ public abstract class RateStoreContract extends StoreContract {
   }
 
   @Test
-  void theLimitHoldsInEveryIntervalUnderContention() throws InterruptedException {
+  public void theLimitHoldsInEveryIntervalUnderContention() throws InterruptedException {
     assertLimitsHold(List.of(jvm(), jvm(), jvm(), jvm()));
   }
 
   @Test
-  void theLimitHoldsInEveryIntervalUnderContentionFromTwoJvms() throws InterruptedException {
+  public void theLimitHoldsInEveryIntervalUnderContentionFromTwoJvms() throws InterruptedException {
     StoreJvm a = jvm();
     StoreJvm b = anotherJvm();
     assertLimitsHold(List.of(a, b, a, b));

@@ -30,7 +30,7 @@ public abstract class WakeUpContract extends StoreContract {
   private static final String KEY = "k";
 
   @Test
-  void onlyHandOversToQueuedRequestsAreTold() {
+  public void onlyHandOversToQueuedRequestsAreTold() {
     StoreJvm jvm = jvm();
     long holder = jvm.newRequestId();
     assertThat(jvm.permits().acquire(PERMITS, holder, true)).isEqualTo(Grant.GRANTED);
@@ -61,7 +61,7 @@ public abstract class WakeUpContract extends StoreContract {
   }
 
   @Test
-  void aStoreWhoseWakeUpsCannotBeLostTellsTheListenerWithinTheGrantingCall() {
+  public void aStoreWhoseWakeUpsCannotBeLostTellsTheListenerWithinTheGrantingCall() {
     StoreJvm jvm = jvm();
     Duration check = jvm.store().wakeUpCheckInterval();
     assumeTrue(
@@ -96,7 +96,8 @@ public abstract class WakeUpContract extends StoreContract {
   }
 
   @Test
-  void aStoreWhoseWakeUpsCanBeLostDeliversThemAndPollFindsEveryGrant() throws InterruptedException {
+  public void aStoreWhoseWakeUpsCanBeLostDeliversThemAndPollFindsEveryGrant()
+      throws InterruptedException {
     StoreJvm jvm = jvm();
     Duration check = jvm.store().wakeUpCheckInterval();
     assumeFalse(
@@ -124,7 +125,7 @@ public abstract class WakeUpContract extends StoreContract {
   }
 
   @Test
-  void eachJvmIsToldOfTheHandOversToItsOwnRequestsWhoeverReleased() {
+  public void eachJvmIsToldOfTheHandOversToItsOwnRequestsWhoeverReleased() {
     StoreJvm a = jvm();
     StoreJvm b = anotherJvm();
     long aHolder = a.newRequestId();
