@@ -18,6 +18,7 @@ final class LeaseKeeper implements AutoCloseable {
   private final List<Lease> leases;
   private final long periodNanos;
   private final Thread thread;
+  private final long createdAt = System.nanoTime();
   private final List<Lease> lost = new ArrayList<>();
   private long longestGapNanos;
   private RuntimeException failure;
@@ -34,7 +35,7 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   private void renewUntilStopped() {
-    long last = System.nanoTime();
+    long last = createdAt;
     try {
       while (!stopped) {
         List<Lease> reported = store.renew(leases);
@@ -57,10 +58,17 @@ final class LeaseKeeper implements AutoCloseable {
 
   /** Stops renewing; returns once the last renewal call has ended. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     // not interrupted: a renewal call in flight ends normally, the sleep is short
     stopped = true;
-    thread.join(TimeUnit.SECONDS.toMillis(10));
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (thread.isAlive()) {
+      throw new AssertionError("a renewal call did not end within 10 s");
+    }
     synchronized (this) {
       if (failure != null) {
         throw failure;
@@ -73,7 +81,7 @@ final class LeaseKeeper implements AutoCloseable {
     return List.copyOf(lost);
   }
 
-  /** The longest time between the starts of two renewal calls' replies. */
+  /** The longest time from the keeper's start to a renewal, or between two renewals' replies. */
   synchronized Duration longestGap() {
     return Duration.ofNanos(longestGapNanos);
   }

@@ -1,7 +1,6 @@
 package dev.bulwark.tck;
 
 import static dev.bulwark.tck.LockStoreContract.lockLease;
-import static dev.bulwark.tck.PermitStoreContract.assumeRenewedInTime;
 import static dev.bulwark.tck.PermitStoreContract.permitLease;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,6 +37,7 @@ public abstract class LeaseRenewalContract extends StoreContract {
     long permit = jvm.newRequestId();
     long writer = jvm.newRequestId();
     long reader = jvm.newRequestId();
+    long start = System.nanoTime();
     assertThat(jvm.permits().acquire(permitSpec, permit, false)).isEqualTo(Grant.GRANTED);
     assertThat(jvm.locks().acquire(lockSpec, KEY, LockMode.WRITE, writer, false).isGranted())
         .isTrue();
@@ -48,6 +48,7 @@ public abstract class LeaseRenewalContract extends StoreContract {
             permitLease(permitSpec, permit),
             lockLease(lockSpec, KEY, writer),
             lockLease(lockSpec, "other", reader));
+    assumeNoStallSince(start, lease);
 
     try (LeaseKeeper keeper = new LeaseKeeper(jvm.store(), held, lease)) {
       fixture().letPass(lease.multipliedBy(5).dividedBy(2));
@@ -68,9 +69,13 @@ public abstract class LeaseRenewalContract extends StoreContract {
     StoreJvm jvm = jvm();
     PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis(), lease.toMillis());
     long holder = jvm.newRequestId();
-    assertThat(jvm.permits().acquire(spec, holder, false)).isEqualTo(Grant.GRANTED);
+    long start = System.nanoTime();
+    Grant held = jvm.permits().acquire(spec, holder, false);
     Lease longer = new Lease(Lease.Kind.PERMIT, NAME, "", holder, LONG_LEASE_MILLIS);
-    assertThat(jvm.store().renew(List.of(longer))).isEmpty();
+    List<Lease> lostRightAway = jvm.store().renew(List.of(longer));
+    assumeNoStallSince(start, lease);
+    assertThat(held).isEqualTo(Grant.GRANTED);
+    assertThat(lostRightAway).isEmpty();
 
     fixture().letPass(lease.multipliedBy(2));
     assertThat(jvm.permits().acquire(spec, jvm.newRequestId(), false)).isEqualTo(Grant.REJECTED);
@@ -102,6 +107,7 @@ public abstract class LeaseRenewalContract extends StoreContract {
 
     long live = jvm.newRequestId();
     long liveReader = jvm.newRequestId();
+    long start = System.nanoTime();
     assertThat(jvm.permits().acquire(spec, live, false)).isEqualTo(Grant.GRANTED);
     assertThat(jvm.locks().acquire(lockSpec, "other", LockMode.READ, liveReader, false).isGranted())
         .isTrue();
@@ -117,6 +123,7 @@ public abstract class LeaseRenewalContract extends StoreContract {
                     lockLease(lockSpec, "other", liveReader),
                     lockLease(lockSpec, "other", releasedReader),
                     unknown));
+    assumeNoStallSince(start, lease);
     assertThat(lost)
         .containsExactlyInAnyOrder(
             permitLease(spec, expired),
@@ -135,9 +142,14 @@ public abstract class LeaseRenewalContract extends StoreContract {
     long holder = jvm.newRequestId();
     long abandoned = jvm.newRequestId();
     long waiting = jvm.newRequestId();
-    assertThat(jvm.permits().acquire(spec, holder, false)).isEqualTo(Grant.GRANTED);
-    assertThat(jvm.permits().acquire(spec, abandoned, true)).isEqualTo(Grant.QUEUED);
-    assertThat(jvm.permits().acquire(spec, waiting, true)).isEqualTo(Grant.QUEUED);
+    long start = System.nanoTime();
+    List<Grant> setUp =
+        List.of(
+            jvm.permits().acquire(spec, holder, false),
+            jvm.permits().acquire(spec, abandoned, true),
+            jvm.permits().acquire(spec, waiting, true));
+    assumeNoStallSince(start, lease);
+    assertThat(setUp).containsExactly(Grant.GRANTED, Grant.QUEUED, Grant.QUEUED);
 
     try (LeaseKeeper keeper =
         new LeaseKeeper(
@@ -197,11 +209,14 @@ public abstract class LeaseRenewalContract extends StoreContract {
     long writer = jvm.newRequestId();
     long abandonedWriter = jvm.newRequestId();
     long reader = jvm.newRequestId();
+    long start = System.nanoTime();
     Grant first = jvm.locks().acquire(spec, KEY, LockMode.WRITE, writer, false);
+    Grant queuedWriter = jvm.locks().acquire(spec, KEY, LockMode.WRITE, abandonedWriter, true);
+    Grant queuedReader = jvm.locks().acquire(spec, KEY, LockMode.READ, reader, true);
+    assumeNoStallSince(start, lease);
     assertThat(first.isGranted()).isTrue();
-    assertThat(jvm.locks().acquire(spec, KEY, LockMode.WRITE, abandonedWriter, true))
-        .isEqualTo(Grant.QUEUED);
-    assertThat(jvm.locks().acquire(spec, KEY, LockMode.READ, reader, true)).isEqualTo(Grant.QUEUED);
+    assertThat(queuedWriter).isEqualTo(Grant.QUEUED);
+    assertThat(queuedReader).isEqualTo(Grant.QUEUED);
 
     try (LeaseKeeper keeper =
         new LeaseKeeper(

@@ -90,6 +90,33 @@ public abstract class StoreContract {
     return lease.get();
   }
 
+  /**
+   * Skips the test when more than half of {@code lease} passed since {@code startNanos}
+   * (System.nanoTime): a machine that stalls that long breaks the premise that a short lease taken
+   * then is still running, which is no fault of the store.
+   */
+  protected static void assumeNoStallSince(long startNanos, Duration lease) {
+    long elapsed = System.nanoTime() - startNanos;
+    assumeTrue(
+        elapsed < lease.toNanos() / 2,
+        "calls meant to fall within half a lease of "
+            + lease.toMillis()
+            + " ms took "
+            + elapsed / 1_000_000
+            + " ms: the machine stalled, the premise does not hold");
+  }
+
+  /** Skips a test whose renewals came later than the premise allows (a stalled machine). */
+  static void assumeRenewedInTime(LeaseKeeper keeper, Duration lease) {
+    assumeTrue(
+        keeper.longestGap().compareTo(lease.multipliedBy(3).dividedBy(4)) < 0,
+        "the test renewed a lease of "
+            + lease.toMillis()
+            + " ms only after "
+            + keeper.longestGap().toMillis()
+            + " ms: the machine stalled, the premise does not hold");
+  }
+
   /** Lets the store's clock pass beyond {@code lease}, with a margin of half a lease. */
   protected final void letLeasePass(Duration lease) throws InterruptedException {
     fixture.letPass(lease.plus(lease.dividedBy(2)));
