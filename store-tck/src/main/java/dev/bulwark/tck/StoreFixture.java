@@ -13,9 +13,11 @@ import java.util.Optional;
  * per test and closes it afterwards; every store a fixture opens starts from a clean state (a fresh
  * key prefix, schema or table set), so the suites use fixed limit names.
  *
- * <p>Only {@link #openStore}, {@link #jvmsShareState} and {@link #clockNanos} are required; the
- * defaults describe a store that delivers hand-overs within the call that grants them and whose
- * leases, if they expire, can be waited out in real time.
+ * <p>Only {@link #openStore}, {@link #jvmsShareState}, {@link #clockNanos} and {@link #storeName}
+ * are required; the defaults describe a store that delivers hand-overs within the call that grants
+ * them and whose leases, if they expire, can be waited out in real time. A JPA table store, say,
+ * opens one store per "JVM" on a schema of its own per fixture, reads the database's clock, and
+ * drops the schema in {@link #cleanUp}.
  */
 public abstract class StoreFixture implements AutoCloseable {
 
