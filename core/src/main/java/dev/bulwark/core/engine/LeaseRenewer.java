@@ -62,7 +62,7 @@ public final class LeaseRenewer implements AutoCloseable {
    */
   synchronized void tickFor(long leaseMillis) {
     long wanted = tickMillisFor(leaseMillis);
-    if (wanted >= tickMillis) {
+    if (wanted >= tickMillis || timer.isShutdown()) {
       return;
     }
     if (ticking != null) {

@@ -6,10 +6,12 @@ import dev.bulwark.spi.GrantListener;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -20,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Fencing tokens come from one counter per name, started at the epoch in microseconds: they grow
  * with every write grant of every key, survive the removal of idle keys, and keep growing across
- * restarts of the JVM.
+ * restarts of the JVM. A reader carries the token of its key's last write while the key has state;
+ * a reader of an idle key gets the name's latest token, which is at least that key's last one.
  */
 final class LocalLocks implements LockStore {
 
@@ -87,15 +90,16 @@ final class LocalLocks implements LockStore {
   public boolean release(LockSpec spec, String key, long requestId) {
     Family family = family(spec);
     List<long[]> granted = new ArrayList<>();
+    boolean[] held = new boolean[1];
     family.keys.computeIfPresent(
         key,
         (k, state) -> {
-          state.release(requestId);
+          held[0] = state.release(requestId);
           state.grantFromQueue(family, granted);
           return state.idle() ? null : state;
         });
     granted.forEach(g -> listener.granted(g[0], g[1]));
-    return true; // nothing expires here: what the engine releases, it holds
+    return held[0];
   }
 
   /** Keys of {@code name} that hold state right now, for tests and diagnostics. */
@@ -118,8 +122,12 @@ final class LocalLocks implements LockStore {
   /** One key: its holders and its queue. Only touched inside the map's per-key compute. */
   private static final class KeyState {
     private long writer;
-    private long writerToken;
-    private int readers;
+
+    /** The token of this key's last write grant while the key has state; 0 before the first. */
+    private long lastWriteToken;
+
+    /** Held by id, so that a release of a request that holds nothing changes nothing. */
+    private final Set<Long> readers = new HashSet<>();
 
     /** Queued requests in arrival order; created on first contention, like the next one. */
     private LinkedHashMap<Long, LockMode> queue;
@@ -142,28 +150,28 @@ final class LocalLocks implements LockStore {
     }
 
     private boolean compatible(LockMode mode) {
-      return writer == 0 && (mode == LockMode.READ || readers == 0);
+      return writer == 0 && (mode == LockMode.READ || readers.isEmpty());
     }
 
     private long take(Family family, LockMode mode, long requestId) {
       if (mode == LockMode.WRITE) {
         writer = requestId;
-        writerToken = family.fencing.incrementAndGet();
-        return writerToken;
+        lastWriteToken = family.fencing.incrementAndGet();
+        return lastWriteToken;
       }
-      readers++;
-      return family.fencing.get();
+      readers.add(requestId);
+      return lastWriteToken != 0 ? lastWriteToken : family.fencing.get();
     }
 
-    void release(long requestId) {
+    boolean release(long requestId) {
       if (handedOver != null) {
         handedOver.remove(requestId);
       }
       if (writer == requestId) {
         writer = 0;
-      } else if (readers > 0) {
-        readers--;
+        return true;
       }
+      return readers.remove(requestId);
     }
 
     /** Grants from the head of the queue while the head is compatible; FIFO, no overtaking. */
@@ -193,7 +201,7 @@ final class LocalLocks implements LockStore {
     }
 
     boolean idle() {
-      return writer == 0 && readers == 0 && noQueue();
+      return writer == 0 && readers.isEmpty() && noQueue();
     }
 
     boolean isQueued(long requestId) {

@@ -6,6 +6,7 @@ import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -40,8 +41,7 @@ final class LocalPermits implements PermitStore {
 
   @Override
   public boolean release(PermitSpec spec, long requestId) {
-    bulkhead(spec).release(spec.limit(), listener);
-    return true; // nothing expires here: what the engine releases, it holds
+    return bulkhead(spec).release(spec.limit(), requestId, listener);
   }
 
   /** Holders of {@code name} right now, for tests and diagnostics. */
@@ -62,19 +62,24 @@ final class LocalPermits implements PermitStore {
    * nobody queues, permits are taken and returned by compare-and-set alone; the queue and its
    * hand-overs are guarded by the monitor. A waiter publishes itself ({@code queued}) before it
    * re-checks the count, and a releaser returns its permit before it reads {@code queued}, so one
-   * of the two always sees the other: no permit is stranded beside a waiter.
+   * of the two always sees the other: no permit is stranded beside a waiter. Holders are also known
+   * by id, so that a release of a request that holds nothing (twice, or while queued) changes
+   * nothing.
    */
   private static final class Bulkhead {
     private final AtomicInteger held = new AtomicInteger();
+    private final Set<Long> holders = ConcurrentHashMap.newKeySet();
     private volatile int queued;
     private final LinkedHashSet<Long> queue = new LinkedHashSet<>();
 
     Grant acquire(int limit, long requestId, boolean mayQueue, GrantListener listener) {
       if (queued == 0 && tryTake(limit)) {
+        holders.add(requestId);
         return Grant.GRANTED;
       }
       synchronized (this) {
         if (queue.isEmpty() && tryTake(limit)) {
+          holders.add(requestId);
           return Grant.GRANTED;
         }
         if (!mayQueue) {
@@ -100,19 +105,24 @@ final class LocalPermits implements PermitStore {
       return Grant.REJECTED;
     }
 
-    void release(int limit, GrantListener listener) {
+    boolean release(int limit, long requestId, GrantListener listener) {
+      if (!holders.remove(requestId)) {
+        return false;
+      }
       held.decrementAndGet();
       if (queued > 0) {
         synchronized (this) {
           handOver(limit, 0, listener);
         }
       }
+      return true;
     }
 
     /** Grants free permits to the head of the queue; {@code self} is told by its return value. */
     private void handOver(int limit, long self, GrantListener listener) {
       while (!queue.isEmpty() && tryTake(limit)) {
         Long next = queue.iterator().next();
+        holders.add(next);
         queue.remove(next);
         queued = queue.size();
         if (next != self) {

@@ -1,5 +1,6 @@
 -- The state of a queued request, for a waiter that may have missed its wake-up; hands over what
--- expired holders freed first. Returns 1 held, 0 still queued, -1 unknown.
+-- expired holders freed first. Returns 1 held, 0 still queued, -1 unknown
+-- (never queued, withdrawn, or its lease ran out).
 -- KEYS: holders, queue, waiters. ARGV: member, limit, key prefix.
 local holders, queue, waiters = KEYS[1], KEYS[2], KEYS[3]
 local member = ARGV[1]
@@ -8,7 +9,7 @@ hand_over_permits(holders, queue, waiters, tonumber(ARGV[2]), now, ARGV[3])
 if holds_permit(holders, member, now) then
   return 1
 end
-if redis.call('HEXISTS', waiters, member) == 1 then
+if queued_live(queue, waiters, member, now) then
   return 0
 end
 return -1

@@ -44,6 +44,20 @@ local function withdraw(queue, waiters, member)
   redis.call('HDEL', waiters, member)
 end
 
+-- Whether member waits in the queue with a live lease; an entry whose lease ran out is withdrawn,
+-- so a poll never reports as queued what the queue will never serve.
+local function queued_live(queue, waiters, member, now)
+  local entry = redis.call('HGET', waiters, member)
+  if not entry then
+    return false
+  end
+  if tonumber(string.match(entry, '^%a:(%d+)')) > now then
+    return true
+  end
+  withdraw(queue, waiters, member)
+  return false
+end
+
 -- Tells the JVM of a queued member ('<instance>:<request>') that it now holds its grant:
 -- '<request>:<token>:<mac>', the mac being SHA-1 of '<secret>:<request>:<token>' with the secret
 -- the JVM queued the request with. The JVM acts on a notice only when the mac matches, so a client

@@ -1,0 +1,88 @@
+package dev.bulwark.tck;
+
+import dev.bulwark.spi.BulwarkStore;
+import dev.bulwark.spi.Lease;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Renews a set of leases a few times per lease, as the engine's renewer does for a running call or
+ * a queued request, and records what the store reported lost and the longest gap between two
+ * renewals (a test whose premise "renewed in time" did not hold can tell from it).
+ */
+final class LeaseKeeper implements AutoCloseable {
+
+  private final BulwarkStore store;
+  private final List<Lease> leases;
+  private final long periodNanos;
+  private final Thread thread;
+  private final long createdAt = System.nanoTime();
+  private final List<Lease> lost = new ArrayList<>();
+  private long longestGapNanos;
+  private RuntimeException failure;
+  private volatile boolean stopped;
+
+  /** Starts renewing {@code leases} every quarter of {@code lease}, the first time right away. */
+  LeaseKeeper(BulwarkStore store, List<Lease> leases, Duration lease) {
+    this.store = store;
+    this.leases = List.copyOf(leases);
+    this.periodNanos = lease.toNanos() / 4;
+    this.thread = new Thread(this::renewUntilStopped, "tck-lease-keeper");
+    this.thread.setDaemon(true);
+    this.thread.start();
+  }
+
+  private void renewUntilStopped() {
+    long last = createdAt;
+    try {
+      while (!stopped) {
+        List<Lease> reported = store.renew(leases);
+        long now = System.nanoTime();
+        synchronized (this) {
+          lost.addAll(reported);
+          longestGapNanos = Math.max(longestGapNanos, now - last);
+        }
+        last = now;
+        TimeUnit.NANOSECONDS.sleep(periodNanos);
+      }
+    } catch (InterruptedException e) {
+      // stopped
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        failure = e;
+      }
+    }
+  }
+
+  /** Stops renewing; returns once the last renewal call has ended. */
+  @Override
+  public void close() {
+    // not interrupted: a renewal call in flight ends normally, the sleep is short
+    stopped = true;
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (thread.isAlive()) {
+      throw new AssertionError("a renewal call did not end within 10 s");
+    }
+    synchronized (this) {
+      if (failure != null) {
+        throw failure;
+      }
+    }
+  }
+
+  /** Every lease a renewal reported lost, in the order reported. */
+  synchronized List<Lease> lost() {
+    return List.copyOf(lost);
+  }
+
+  /** The longest time from the keeper's start to a renewal, or between two renewals' replies. */
+  synchronized Duration longestGap() {
+    return Duration.ofNanos(longestGapNanos);
+  }
+}
