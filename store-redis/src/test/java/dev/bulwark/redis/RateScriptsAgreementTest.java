@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.params.SetParams;
 
 /**
  * The rate scripts and the Java arithmetic in core, fed the same calls at the same instants: equal
@@ -180,7 +181,7 @@ class RateScriptsAgreementTest {
             String.format(
                 "seed %s, %s value=%s window=%sµs, call %s, the last calls %s",
                 seed, type, permits, windowMicros, i, calls.subList(Math.max(0, i - 8), i + 1));
-        redis.psetex(clockKey, 600_000, Long.toString(call.micros()));
+        redis.set(clockKey, Long.toString(call.micros()), SetParams.setParams().px(600_000));
         long reply =
             (Long)
                 redis.eval(

@@ -11,9 +11,10 @@ import dev.bulwark.spi.RateSpec;
  *
  * <p>Times are in one unit chosen by the store (the local store: nanoseconds since the epoch), the
  * same as {@link RateSpec#windowNanos()} and the maximum wait. A clock that steps back (a failover
- * to a host whose clock lags) never moves a state backwards: every type clamps {@code now} to the
- * latest time its state proves the clock has passed, so it behaves as if time stood still until the
- * clock catches up.
+ * to a host whose clock lags) never moves a state backwards: fixed and rolling windows clamp {@code
+ * now} to the latest time their state proves the clock has passed, so they behave as if time stood
+ * still until the clock catches up; GCRA's arrival time only grows, so a step back only lengthens
+ * the delays it gives.
  */
 public sealed interface RateState permits GcraState, FixedWindowState, RollingWindowState {
 

@@ -7,7 +7,9 @@
 -- Cost: a call must cost what expired, not the length of the log (a limit of 200000 lets a whole
 -- window's log expire at once). The expired head is found by a galloping search of LINDEX probes
 -- (O(log expired) probes, each within twice the expired part of the head) and removed by one LTRIM,
--- which frees whole list nodes; every other read is LINDEX near one end of the list.
+-- which frees whole list nodes; every other read is LINDEX near one end of the list. A sorted set
+-- would cost more: ZREMRANGEBYSCORE frees expired members one by one, and each takes about nine
+-- times the memory of a list entry.
 --
 -- Clock: a reservation lies 'permits' places after the grant it waits for, which stays in the log
 -- while the reservation is in the future; so the first 'permits' entries are grants that had
