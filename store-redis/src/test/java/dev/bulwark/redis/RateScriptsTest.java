@@ -1,6 +1,7 @@
 package dev.bulwark.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bulwark.RateLimitType;
 import dev.bulwark.spi.RateDecision;
@@ -215,6 +216,30 @@ class RateScriptsTest {
     // Over about 600 ms of 200 ms windows it admits several windows' worth and rejects the rest.
     assertThat(slots.size()).isGreaterThanOrEqualTo(2 * permits);
     assertThat(rejected).isPositive();
+  }
+
+  @Test
+  void smoothKeepsAnIntervalThatIsNotWholeExactAndReadsTheFormerFloatForm() {
+    ControlledClock clock = new ControlledClock(test);
+    long t = 1_700_000_000_000_000L;
+    String key = test.keys().rate("thirds", "smooth");
+    List<String> keys = List.of(key);
+    List<String> threePerSecond = List.of("3", "1000000", "0");
+    clock.set(t);
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, threePerSecond)).isEqualTo(0L);
+    // TAT = t + 333 333 1/3 µs: whole micros, then the remainder in thirds
+    assertThat(redis.get(key)).isEqualTo((t + 333_333) + ":1");
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, threePerSecond)).isEqualTo(0L);
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, threePerSecond)).isEqualTo(0L);
+    assertThat(redis.get(key)).isEqualTo(Long.toString(t + 1_000_000));
+
+    // a float written by an earlier version of the script counts, rounded up to a whole micro
+    redis.set(key, (t + 1_000_000) + ".25");
+    // the next slot: TAT + 1/3 s - 1 s, from t: 333 334 µs (rounded up), plus the rounding of TAT
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, threePerSecond)).isEqualTo(-1L - 333_335);
+    redis.set(key, "not a time");
+    assertThatThrownBy(() -> clock.run(Scripts.RATE_SMOOTH, keys, threePerSecond))
+        .hasMessageContaining(key);
   }
 
   @Test
