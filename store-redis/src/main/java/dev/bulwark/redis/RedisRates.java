@@ -38,10 +38,17 @@ final class RedisRates implements RateStore {
                     call.permits(),
                     call.windowMicros(),
                     Long.toString(TimeUnit.NANOSECONDS.toMicros(Math.max(0, maxWaitNanos)))));
-    // granted: the delay before the reserved slot (>= 0); rejected: -1 - the retry-after
-    return micros >= 0
-        ? RateDecision.grantedAfter(TimeUnit.MICROSECONDS.toNanos(micros))
-        : RateDecision.rejected(TimeUnit.MICROSECONDS.toNanos(-1 - micros));
+    return decision(micros);
+  }
+
+  /**
+   * Reads a rate script's reply: when granted, the delay before the reserved slot in micros (>= 0);
+   * when rejected, -1 - the micros until the next permit.
+   */
+  static RateDecision decision(long reply) {
+    return reply >= 0
+        ? RateDecision.grantedAfter(TimeUnit.MICROSECONDS.toNanos(reply))
+        : RateDecision.rejected(TimeUnit.MICROSECONDS.toNanos(-1 - reply));
   }
 
   /** What every reservation of one limit sends alike, worked out once. */

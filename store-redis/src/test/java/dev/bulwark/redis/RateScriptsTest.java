@@ -1,6 +1,7 @@
 package dev.bulwark.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bulwark.RateLimitType;
 import dev.bulwark.spi.RateDecision;
@@ -42,8 +43,9 @@ class RateScriptsTest {
 
   @Test
   void smoothAdmitsABurstOfPermitsThenSaysRetryAfterOneInterval() {
-    RateSpec spec = new RateSpec("smooth", RateLimitType.SMOOTH, 5, 500 * MS);
-    long interval = spec.emissionIntervalNanos(); // 100 ms
+    // a long interval, so that a loaded machine's pauses stay far below the margins
+    RateSpec spec = new RateSpec("smooth", RateLimitType.SMOOTH, 5, 5_000 * MS);
+    long interval = spec.emissionIntervalNanos(); // 1 s
 
     long start = System.nanoTime();
     for (int i = 0; i < 5; i++) {
@@ -61,9 +63,11 @@ class RateScriptsTest {
 
     String key = test.prefix() + "{r:smooth}:smooth";
     assertThat(redis.type(key)).isEqualTo("string");
+    // a whole number of micros: the interval is whole, so the stored TAT has no remainder
     long tat = Long.parseLong(redis.get(key));
     long now = test.serverMicros();
-    assertThat(tat - now).isBetween((500 * MS - elapsed) / US - 1, 500 * MS / US);
+    long elapsedToNow = System.nanoTime() - start;
+    assertThat(tat - now).isBetween((spec.windowNanos() - elapsedToNow) / US - 1, 5_000 * MS / US);
     // The script sets PX = ceil((TAT - now) / 1 ms) + 1; one more ms for the server's ms rounding.
     assertThat(redis.pttl(key)).isPositive().isLessThanOrEqualTo((tat - now) / 1000 + 3);
 
@@ -212,6 +216,30 @@ class RateScriptsTest {
     // Over about 600 ms of 200 ms windows it admits several windows' worth and rejects the rest.
     assertThat(slots.size()).isGreaterThanOrEqualTo(2 * permits);
     assertThat(rejected).isPositive();
+  }
+
+  @Test
+  void smoothKeepsAnIntervalThatIsNotWholeExactAndReadsTheFormerFloatForm() {
+    ControlledClock clock = new ControlledClock(test);
+    long t = 1_700_000_000_000_000L;
+    String key = test.keys().rate("thirds", "smooth");
+    List<String> keys = List.of(key);
+    List<String> threePerSecond = List.of("3", "1000000", "0");
+    clock.set(t);
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, threePerSecond)).isEqualTo(0L);
+    // TAT = t + 333 333 1/3 µs: whole micros, then the remainder in thirds
+    assertThat(redis.get(key)).isEqualTo((t + 333_333) + ":1");
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, threePerSecond)).isEqualTo(0L);
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, threePerSecond)).isEqualTo(0L);
+    assertThat(redis.get(key)).isEqualTo(Long.toString(t + 1_000_000));
+
+    // a float written by an earlier version of the script counts, rounded up to a whole micro
+    redis.set(key, (t + 1_000_000) + ".25");
+    // the next slot: TAT + 1/3 s - 1 s, from t: 333 334 µs (rounded up), plus the rounding of TAT
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, threePerSecond)).isEqualTo(-1L - 333_335);
+    redis.set(key, "not a time");
+    assertThatThrownBy(() -> clock.run(Scripts.RATE_SMOOTH, keys, threePerSecond))
+        .hasMessageContaining(key);
   }
 
   @Test

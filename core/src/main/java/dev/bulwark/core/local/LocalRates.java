@@ -1,27 +1,43 @@
 package dev.bulwark.core.local;
 
 import dev.bulwark.core.rate.RateState;
+import dev.bulwark.core.rate.RateStep;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.RateStore;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Rate limits of one JVM: the core algorithms over {@link LocalClock}, one state per name. */
+/** Rate limits of one JVM: the core arithmetic over {@link LocalClock}, one state per name. */
 final class LocalRates implements RateStore {
 
-  private final Map<String, RateState> states = new ConcurrentHashMap<>();
+  private final Map<String, Limit> limits = new ConcurrentHashMap<>();
 
   @Override
   public RateDecision reserve(RateSpec spec, long maxWaitNanos) {
-    RateState state = states.get(spec.name());
-    if (state == null) {
-      state =
-          states.computeIfAbsent(
-              spec.name(), n -> RateState.create(spec.type(), LocalClock.nowNanos()));
+    Limit limit = limits.get(spec.name());
+    if (limit == null) {
+      limit = limits.computeIfAbsent(spec.name(), n -> new Limit(RateState.initial(spec.type())));
     }
-    synchronized (state) {
-      return state.reserve(spec, LocalClock.nowNanos(), maxWaitNanos);
+    return limit.reserve(spec, maxWaitNanos);
+  }
+
+  /**
+   * The state of one name, replaced whole by each reservation. Under the lock every step extends
+   * the newest state, which is what keeps a rolling log's appends in place.
+   */
+  private static final class Limit {
+
+    private RateState state;
+
+    Limit(RateState state) {
+      this.state = state;
+    }
+
+    synchronized RateDecision reserve(RateSpec spec, long maxWaitNanos) {
+      RateStep step = state.reserve(spec, LocalClock.nowNanos(), maxWaitNanos);
+      state = step.next();
+      return step.decision();
     }
   }
 }

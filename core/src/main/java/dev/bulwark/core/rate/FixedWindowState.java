@@ -1,5 +1,6 @@
 package dev.bulwark.core.rate;
 
+import dev.bulwark.RateLimitType;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
 
@@ -7,28 +8,66 @@ import dev.bulwark.spi.RateSpec;
  * Fixed windows aligned to the clock's epoch. Reservations made by waiting callers spill into the
  * following windows, so {@code count} may exceed the limit: slot {@code n} of the current window
  * lies {@code n / permits} windows ahead.
+ *
+ * <p>Persisted form: {@code [window, count]}. A clock that steps back into an earlier window is
+ * clamped to the start of the stored one, so the window number never decreases.
+ *
+ * @param window the number of the current window since the epoch ({@link Long#MIN_VALUE}: none yet)
+ * @param count the slots taken in it and, beyond {@code permits}, in the windows after it
  */
-final class FixedWindowState implements RateState {
+public record FixedWindowState(long window, long count) implements RateState {
 
-  private long window = Long.MIN_VALUE;
-  private long count;
+  static final long NO_WINDOW = Long.MIN_VALUE;
+  static final FixedWindowState INITIAL = new FixedWindowState(NO_WINDOW, 0);
+
+  public FixedWindowState {
+    if (count < 0) {
+      throw new IllegalArgumentException("FIXED count must not be negative: " + count);
+    }
+  }
 
   @Override
-  public RateDecision reserve(RateSpec spec, long now, long maxWaitNanos) {
+  public RateLimitType type() {
+    return RateLimitType.FIXED;
+  }
+
+  @Override
+  public RateStep reserve(RateSpec spec, long now, long maxWait) {
+    if (spec.type() != RateLimitType.FIXED) {
+      return RateState.initial(spec.type()).reserve(spec, now, maxWait);
+    }
     long length = spec.windowNanos();
+    long permits = spec.permits();
     long current = Math.floorDiv(now, length);
-    if (current != window) {
-      long elapsed = window == Long.MIN_VALUE ? Long.MAX_VALUE : current - window;
-      long carried = elapsed >= count / spec.permits() + 1 ? 0 : count - elapsed * spec.permits();
-      count = Math.max(0, carried);
-      window = current;
+    long start = window;
+    long taken = count;
+    if (start != NO_WINDOW && current < start) {
+      current = start;
+      now = start * length;
     }
-    long slotWindow = window + count / spec.permits();
+    if (current != start) {
+      long elapsed = start == NO_WINDOW ? Long.MAX_VALUE : current - start;
+      taken = elapsed >= taken / permits + 1 ? 0 : Math.max(0, taken - elapsed * permits);
+      start = current;
+    }
+    long slotWindow = start + taken / permits;
     long delay = Math.max(0, slotWindow * length - now);
-    if (delay > maxWaitNanos) {
-      return RateDecision.rejected(delay);
+    if (delay > maxWait) {
+      return new RateStep(RateDecision.rejected(delay), this);
     }
-    count++;
-    return RateDecision.grantedAfter(delay);
+    return new RateStep(RateDecision.grantedAfter(delay), new FixedWindowState(start, taken + 1));
+  }
+
+  @Override
+  public long[] toLongs() {
+    return new long[] {window, count};
+  }
+
+  static FixedWindowState fromLongs(long[] longs) {
+    if (longs.length != 2) {
+      throw new IllegalArgumentException(
+          "A FIXED rate state is two longs (window, count), not " + longs.length);
+    }
+    return new FixedWindowState(longs[0], longs[1]);
   }
 }

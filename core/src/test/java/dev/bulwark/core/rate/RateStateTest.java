@@ -21,10 +21,26 @@ class RateStateTest {
     return new RateSpec("test", type, 5, SECOND);
   }
 
+  /** One limit's state as a store keeps it: replaced by the next state of every step. */
+  static final class Limit {
+
+    RateState state;
+
+    Limit(RateLimitType type) {
+      this.state = RateState.initial(type);
+    }
+
+    RateDecision reserve(RateSpec spec, long now, long maxWait) {
+      RateStep step = state.reserve(spec, now, maxWait);
+      state = step.next();
+      return step.decision();
+    }
+  }
+
   @Test
   void smoothGivesABurstThenOnePermitPerInterval() {
     RateSpec spec = spec(RateLimitType.SMOOTH);
-    RateState state = RateState.create(spec.type(), START);
+    Limit state = new Limit(spec.type());
     for (int i = 0; i < 5; i++) {
       assertThat(state.reserve(spec, START, 0).granted()).isTrue();
     }
@@ -40,7 +56,7 @@ class RateStateTest {
   @Test
   void smoothReservesTheNextSlotsInOrder() {
     RateSpec spec = spec(RateLimitType.SMOOTH);
-    RateState state = RateState.create(spec.type(), START);
+    Limit state = new Limit(spec.type());
     for (int i = 0; i < 5; i++) {
       state.reserve(spec, START, 0);
     }
@@ -59,7 +75,7 @@ class RateStateTest {
   @Test
   void smoothIdleTimeRefillsOnlyUpToTheBurst() {
     RateSpec spec = spec(RateLimitType.SMOOTH);
-    RateState state = RateState.create(spec.type(), START);
+    Limit state = new Limit(spec.type());
     long later = START + 60 * SECOND;
     int granted = 0;
     while (state.reserve(spec, later, 0).granted()) {
@@ -71,7 +87,7 @@ class RateStateTest {
   @Test
   void fixedCountsPerAlignedWindowAndResets() {
     RateSpec spec = spec(RateLimitType.FIXED);
-    RateState state = RateState.create(spec.type(), START);
+    Limit state = new Limit(spec.type());
     long mid = START + 700 * MS;
     for (int i = 0; i < 5; i++) {
       assertThat(state.reserve(spec, mid, 0).granted()).isTrue();
@@ -89,7 +105,7 @@ class RateStateTest {
   @Test
   void fixedReservationsSpillIntoLaterWindows() {
     RateSpec spec = spec(RateLimitType.FIXED);
-    RateState state = RateState.create(spec.type(), START);
+    Limit state = new Limit(spec.type());
     for (int i = 0; i < 5; i++) {
       state.reserve(spec, START, 0);
     }
@@ -104,7 +120,7 @@ class RateStateTest {
   @Test
   void rollingNeverAllowsMoreThanTheLimitInAnyWindow() {
     RateSpec spec = spec(RateLimitType.ROLLING);
-    RateState state = RateState.create(spec.type(), START);
+    Limit state = new Limit(spec.type());
     List<Long> grants = new ArrayList<>();
     // callers every 50 ms for 5 s, each willing to wait 300 ms
     for (long t = START; t < START + 5 * SECOND; t += 50 * MS) {
@@ -125,7 +141,7 @@ class RateStateTest {
   @Test
   void rollingRetryAfterIsWhenTheOldestGrantLeavesTheWindow() {
     RateSpec spec = spec(RateLimitType.ROLLING);
-    RateState state = RateState.create(spec.type(), START);
+    Limit state = new Limit(spec.type());
     for (int i = 0; i < 5; i++) {
       state.reserve(spec, START + i * 100 * MS, 0);
     }
@@ -133,5 +149,107 @@ class RateStateTest {
     assertThat(rejected.granted()).isFalse();
     assertThat(rejected.delayNanos()).isEqualTo(500 * MS);
     assertThat(state.reserve(spec, START + SECOND, 0).granted()).isTrue();
+  }
+
+  @Test
+  void smoothKeepsAnIntervalThatIsNotWholeExact() {
+    // 3 permits a second: the interval is 333 333 333 1/3 ns; 3000 permits later TAT has moved by
+    // exactly 1000 s, where a rounded interval would be 1 µs off
+    RateSpec spec = new RateSpec("test", RateLimitType.SMOOTH, 3, SECOND);
+    RateState state = RateState.initial(spec.type());
+    for (int i = 0; i < 3000; i++) {
+      RateStep step = state.reserve(spec, START, Long.MAX_VALUE);
+      assertThat(step.decision().granted()).isTrue();
+      state = step.next();
+    }
+    assertThat(state).isEqualTo(new GcraState(START + 1000 * SECOND, 0));
+    RateStep after = state.reserve(spec, START, Long.MAX_VALUE);
+    // the slot of permit 3001 starts 999 s + 1/3 interval after START, rounded up to a whole ns
+    assertThat(after.decision().delayNanos()).isEqualTo(999 * SECOND + 333_333_334);
+    assertThat(after.next()).isEqualTo(new GcraState(START + 1000 * SECOND + 333_333_333, 1));
+  }
+
+  @Test
+  void reserveIsPureAndAnOlderStateCanStillBeExtended() {
+    RateSpec spec = new RateSpec("test", RateLimitType.ROLLING, 3, SECOND);
+    RateState start = RateState.initial(spec.type());
+    RateState one = start.reserve(spec, START, 0).next();
+    long[] before = one.toLongs();
+    RateStep newer = one.reserve(spec, START + MS, 0);
+    // the same state asked again at another instant: the newer step did not change it
+    RateStep branch = one.reserve(spec, START + 2 * MS, 0);
+    assertThat(one.toLongs()).isEqualTo(before);
+    assertThat(newer.next().toLongs()).containsExactly(START, START + MS);
+    assertThat(branch.next().toLongs()).containsExactly(START, START + 2 * MS);
+    assertThat(one.reserve(spec, START + MS, 0)).isEqualTo(newer);
+  }
+
+  @Test
+  void aStateOfAnotherTypeIsReplacedByANewOne() {
+    RateSpec smooth = spec(RateLimitType.SMOOTH);
+    RateSpec rolling = spec(RateLimitType.ROLLING);
+    RateState gcra = RateState.initial(smooth.type()).reserve(smooth, START, 0).next();
+    RateStep step = gcra.reserve(rolling, START, 0);
+    assertThat(step.decision()).isEqualTo(RateDecision.NOW);
+    assertThat(step.next()).isInstanceOf(RollingWindowState.class);
+    assertThat(step.next().toLongs()).containsExactly(START);
+  }
+
+  // A server clock that steps back (failover to a lagging node) must not move a state backwards.
+
+  @Test
+  void rollingClampsAClockThatStepsBackToTheNewestStartedGrant() {
+    RateSpec spec = new RateSpec("test", RateLimitType.ROLLING, 3, SECOND);
+    Limit limit = new Limit(spec.type());
+    long late = START + 10 * SECOND;
+    long early = START + 5 * SECOND;
+    assertThat(limit.reserve(spec, late, 0)).isEqualTo(RateDecision.NOW);
+    // the clock now reads 5 s earlier: as if it stood still at the newest grant
+    assertThat(limit.reserve(spec, early, 0)).isEqualTo(RateDecision.NOW);
+    assertThat(limit.reserve(spec, early, 0)).isEqualTo(RateDecision.NOW);
+    assertThat(limit.state.toLongs()).containsExactly(late, late, late);
+    // full: a waiting caller gets the slot one window after the oldest grant, 1 s after "now"
+    assertThat(limit.reserve(spec, early, 10 * SECOND))
+        .isEqualTo(RateDecision.grantedAfter(SECOND));
+    assertThat(limit.state.toLongs()).containsExactly(late, late, late, late + SECOND);
+    // once the clock has caught up it counts from its own time again
+    assertThat(limit.reserve(spec, late + 500 * MS, 0)).isEqualTo(RateDecision.rejected(500 * MS));
+    assertThat(limit.reserve(spec, late + SECOND, 0)).isEqualTo(RateDecision.NOW);
+    assertThat(limit.state.toLongs()).isSorted();
+  }
+
+  @Test
+  void fixedClampsAClockThatStepsBackToTheStoredWindow() {
+    RateSpec spec = new RateSpec("test", RateLimitType.FIXED, 2, SECOND);
+    Limit limit = new Limit(spec.type());
+    long inWindowTen = START + 10 * SECOND + 200 * MS;
+    assertThat(limit.reserve(spec, inWindowTen, 0)).isEqualTo(RateDecision.NOW);
+    assertThat(limit.reserve(spec, inWindowTen, 0)).isEqualTo(RateDecision.NOW);
+    FixedWindowState full = (FixedWindowState) limit.state;
+    // 1.7 s earlier, in window 8: still window 10, whose next slot is 1 s after its start
+    long inWindowEight = START + 8 * SECOND + 500 * MS;
+    assertThat(limit.reserve(spec, inWindowEight, 0)).isEqualTo(RateDecision.rejected(SECOND));
+    assertThat(limit.reserve(spec, inWindowEight, 2 * SECOND))
+        .isEqualTo(RateDecision.grantedAfter(SECOND));
+    assertThat(limit.state).isEqualTo(new FixedWindowState(full.window(), 3));
+  }
+
+  @Test
+  void smoothNeedsNoClampItsArrivalTimeNeverGoesBack() {
+    RateSpec spec = spec(RateLimitType.SMOOTH);
+    Limit limit = new Limit(spec.type());
+    long late = START + 10 * SECOND;
+    for (int i = 0; i < 5; i++) {
+      limit.reserve(spec, late, 0);
+    }
+    GcraState full = (GcraState) limit.state;
+    assertThat(full.theoreticalArrival()).isEqualTo(late + SECOND);
+    // 1 s earlier the next permit is 1 s further away; nothing is granted, nothing moves back
+    assertThat(limit.reserve(spec, late - SECOND, 0))
+        .isEqualTo(RateDecision.rejected(SECOND + 200 * MS));
+    assertThat(limit.state).isEqualTo(full);
+    assertThat(limit.reserve(spec, late - SECOND, 2 * SECOND))
+        .isEqualTo(RateDecision.grantedAfter(SECOND + 200 * MS));
+    assertThat(((GcraState) limit.state).theoreticalArrival()).isEqualTo(late + SECOND + 200 * MS);
   }
 }

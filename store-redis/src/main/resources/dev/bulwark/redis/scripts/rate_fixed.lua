@@ -1,13 +1,20 @@
 -- Fixed windows aligned to the server's epoch: a hash of the current window's number and count.
 -- Reservations of waiting callers spill into later windows (count may exceed the limit: slot n lies
--- n / permits windows ahead). Returns the delay in micros (>= 0) when granted,
--- -1 - the micros until the next permit when rejected.
+-- n / permits windows ahead). A clock that steps back into an earlier window is clamped to the start
+-- of the stored one, so the stored window never goes back.
+-- Returns the delay in micros (>= 0) when granted, -1 - the micros until the next permit when
+-- rejected.
 -- KEYS: window state. ARGV: permits, window micros, max wait micros.
 local permits, length, max_wait = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local now = server_micros()
+local clock = server_micros()
+local now = clock
 local current = math.floor(now / length)
 local state = redis.call('HMGET', KEYS[1], 'window', 'count')
 local window, count = tonumber(state[1]), tonumber(state[2]) or 0
+if window and current < window then
+  current = window
+  now = window * length
+end
 if window ~= current then
   if window == nil or current - window >= math.floor(count / permits) + 1 then
     count = 0
@@ -19,8 +26,9 @@ end
 local slot_window = window + math.floor(count / permits)
 local delay = math.max(0, slot_window * length - now)
 if delay > max_wait then
-  return -1 - math.ceil(delay)
+  return -1 - delay
 end
 redis.call('HSET', KEYS[1], 'window', int(window), 'count', int(count + 1))
-redis.call('PEXPIRE', KEYS[1], int(math.ceil(((slot_window + 1) * length - now) / 1000) + 1))
-return math.ceil(delay)
+-- the expiry runs on the server's real clock, so it counts from that
+redis.call('PEXPIRE', KEYS[1], int(math.ceil(((slot_window + 1) * length - clock) / 1000) + 1))
+return delay
