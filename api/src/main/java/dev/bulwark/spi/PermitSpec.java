@@ -5,10 +5,9 @@ package dev.bulwark.spi;
  *
  * @param name the limit's name, validated; a store still treats it as data
  * @param limit the maximum number of holders at once
- * @param leaseMillis how long a holder's permit lives without renewal
- * @param waitMillis how long a queued request may wait, so a store can drop waiters that died
+ * @param leaseMillis how long a holder's permit (and a queued request) lives without renewal
  */
-public record PermitSpec(String name, int limit, long leaseMillis, long waitMillis) {
+public record PermitSpec(String name, int limit, long leaseMillis) {
 
   /** What must agree across the JVMs that share the name, as recorded in a shared store. */
   public String definition() {

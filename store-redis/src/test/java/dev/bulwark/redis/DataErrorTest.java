@@ -23,7 +23,7 @@ class DataErrorTest {
   @Test
   void aWrongTypeOnOneLimitsKeyDoesNotMarkRedisUnreachableForTheOthers(TestRedis test) {
     RecordingStore store = test.open(Map.of("bulwark.redis.reconnect-interval", "30s"));
-    PermitSpec broken = new PermitSpec("broken", 1, 10_000, 0);
+    PermitSpec broken = new PermitSpec("broken", 1, 10_000);
     test.redis().set(test.prefix() + "{b:broken}:holders", "not a sorted set");
 
     assertThatThrownBy(() -> store.store().permits().acquire(broken, 1, false))
@@ -31,7 +31,7 @@ class DataErrorTest {
         .hasMessageContaining("WRONGTYPE");
 
     // Redis answers; another bulkhead and a rate limit must still work.
-    assertThat(store.store().permits().acquire(new PermitSpec("healthy", 1, 10_000, 0), 2, false))
+    assertThat(store.store().permits().acquire(new PermitSpec("healthy", 1, 10_000), 2, false))
         .isEqualTo(Grant.GRANTED);
     assertThat(
             store

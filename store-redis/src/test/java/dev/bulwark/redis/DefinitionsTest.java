@@ -32,14 +32,14 @@ class DefinitionsTest {
 
   @Test
   void aBulkheadDefinitionIsReportedOnlyWhenAnotherJvmRecordedADifferentLimit() {
-    PermitSpec ten = new PermitSpec("pool", 10, 30_000, 0);
+    PermitSpec ten = new PermitSpec("pool", 10, 30_000);
     assertThat(a.store().permits().define(ten)).isEmpty();
     assertThat(a.store().permits().define(ten)).isEmpty();
     assertThat(b.store().permits().define(ten)).isEmpty();
     // Lease and waiting time are per JVM: they are not part of the definition.
-    assertThat(b.store().permits().define(new PermitSpec("pool", 10, 5_000, 200))).isEmpty();
+    assertThat(b.store().permits().define(new PermitSpec("pool", 10, 5_000))).isEmpty();
 
-    assertThat(b.store().permits().define(new PermitSpec("pool", 5, 30_000, 0)))
+    assertThat(b.store().permits().define(new PermitSpec("pool", 5, 30_000)))
         .hasValueSatisfying(other -> assertThat(other).contains("value=10").contains(b.instance()));
     // a recorded it last? No: b did (value=5), so a learns of b's record now.
     assertThat(a.store().permits().define(ten))
@@ -50,7 +50,7 @@ class DefinitionsTest {
     assertThat(redis.hget(key, "definition")).isEqualTo("value=10");
     assertThat(redis.hget(key, "instance")).isEqualTo(a.instance());
     assertThat(redis.pttl(key)).isPositive().isLessThanOrEqualTo(Duration.ofDays(30).toMillis());
-    assertThat(b.store().permits().define(new PermitSpec("other", 5, 30_000, 0))).isEmpty();
+    assertThat(b.store().permits().define(new PermitSpec("other", 5, 30_000))).isEmpty();
   }
 
   @Test
@@ -78,6 +78,6 @@ class DefinitionsTest {
     assertThat(redis.hget(key, "definition")).isEqualTo("type=SMOOTH,value=50,window=2000ms");
     assertThat(redis.pttl(key)).isPositive();
     // Bulkheads and rate limits of one name are separate records.
-    assertThat(a.store().permits().define(new PermitSpec("api", 3, 1_000, 0))).isEmpty();
+    assertThat(a.store().permits().define(new PermitSpec("api", 3, 1_000))).isEmpty();
   }
 }

@@ -22,7 +22,7 @@ class FencingTokensTest {
 
   private static final String NAME = "accounts";
   private static final String KEY = "42";
-  private static final LockSpec SPEC = new LockSpec(NAME, 10_000, 10_000);
+  private static final LockSpec SPEC = new LockSpec(NAME, 10_000);
 
   @Test
   void aWriterAfterAFailoverThatLostTheLastWriteGetsATokenAboveTheRunningWriters(TestRedis test) {
@@ -76,7 +76,7 @@ class FencingTokensTest {
   @Test
   void aReaderHoldingPastTwoLeasesKeepsTheLastWritesTokenForTheReadersAfterIt(TestRedis test)
       throws InterruptedException {
-    LockSpec shortLease = new LockSpec(NAME, 600, 0);
+    LockSpec shortLease = new LockSpec(NAME, 600);
     RecordingStore a = test.open();
     RecordingStore b = test.open();
     long written =

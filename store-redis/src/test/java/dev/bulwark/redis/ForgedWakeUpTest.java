@@ -41,7 +41,7 @@ class ForgedWakeUpTest {
 
   @Test
   void aForgedNoticeNeitherWakesAQueuedWriterNorHandsItAToken(TestRedis test) {
-    LockSpec spec = new LockSpec("accounts", 10_000, 10_000);
+    LockSpec spec = new LockSpec("accounts", 10_000);
     RedisClient redis = test.redis();
     RecordingStore a = test.open();
     RecordingStore b = test.open();
@@ -74,7 +74,7 @@ class ForgedWakeUpTest {
 
   @Test
   void aForgedNoticeDoesNotWakeAQueuedPermitRequest(TestRedis test) {
-    PermitSpec one = new PermitSpec("pool", 1, 10_000, 10_000);
+    PermitSpec one = new PermitSpec("pool", 1, 10_000);
     RedisClient redis = test.redis();
     RecordingStore a = test.open();
     RecordingStore b = test.open();

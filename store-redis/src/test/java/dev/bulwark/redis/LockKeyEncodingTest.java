@@ -87,7 +87,7 @@ class LockKeyEncodingTest {
   @Test
   void lookAlikeKeysAreSeparateLocksInRedis(TestRedis test) {
     RecordingStore store = test.open();
-    LockSpec spec = new LockSpec("accounts", 10_000, 10_000);
+    LockSpec spec = new LockSpec("accounts", 10_000);
     long requestId = 1;
     for (String key : LOOK_ALIKES) {
       Grant grant = store.store().locks().acquire(spec, key, LockMode.WRITE, requestId++, false);

@@ -21,7 +21,7 @@ class LockScriptsTest {
 
   private static final String NAME = "accounts";
   private static final String KEY = "42";
-  private static final LockSpec SPEC = new LockSpec(NAME, 10_000, 10_000);
+  private static final LockSpec SPEC = new LockSpec(NAME, 10_000);
 
   private TestRedis test;
   private RedisClient redis;
@@ -179,7 +179,7 @@ class LockScriptsTest {
   @Test
   void aKeyWhoseStateExpiredRestartsItsFencingCounterAboveThePreviousTokens()
       throws InterruptedException {
-    LockSpec shortLease = new LockSpec(NAME, 200, 200);
+    LockSpec shortLease = new LockSpec(NAME, 200);
     long first = acquire(a, 1, LockMode.WRITE, false, shortLease).fencingToken();
     long second = first;
     for (long request = 2; request < 12; request++) {
@@ -250,7 +250,7 @@ class LockScriptsTest {
     assertThat(locks(a).acquire(SPEC, "k1", LockMode.WRITE, 1, false).isGranted()).isTrue();
     assertThat(locks(b).acquire(SPEC, "k2", LockMode.WRITE, 2, false).isGranted()).isTrue();
     assertThat(locks(b).acquire(SPEC, "k3", LockMode.READ, 3, false).isGranted()).isTrue();
-    assertThat(locks(a).acquire(new LockSpec("other", 10_000, 0), "k1", LockMode.WRITE, 4, false))
+    assertThat(locks(a).acquire(new LockSpec("other", 10_000), "k1", LockMode.WRITE, 4, false))
         .extracting(Grant::isGranted)
         .isEqualTo(true);
     assertThat(locks(b).acquire(SPEC, "k1", LockMode.READ, 5, false)).isEqualTo(Grant.REJECTED);
@@ -284,7 +284,7 @@ class LockScriptsTest {
 
   @Test
   void anExpiredWriterIsReclaimedAndItsMarkDropped() throws InterruptedException {
-    LockSpec shortLease = new LockSpec(NAME, 200, 200);
+    LockSpec shortLease = new LockSpec(NAME, 200);
     long token = acquire(a, 1, LockMode.WRITE, false, shortLease).fencingToken();
 
     Thread.sleep(300); // the writer's JVM "died"
@@ -296,7 +296,7 @@ class LockScriptsTest {
 
   @Test
   void aQueuedRequestWhoseLeaseRanOutIsSkippedAtHandOver() throws InterruptedException {
-    LockSpec shortLease = new LockSpec(NAME, 200, 200);
+    LockSpec shortLease = new LockSpec(NAME, 200);
     long token = acquire(a, 1, LockMode.READ, true).fencingToken();
     assertThat(acquire(b, 2, LockMode.WRITE, true, shortLease)).isEqualTo(Grant.QUEUED);
     assertThat(acquire(a, 3, LockMode.READ, true)).isEqualTo(Grant.QUEUED);
@@ -311,7 +311,7 @@ class LockScriptsTest {
 
   @Test
   void renewExtendsHeldAndQueuedLockLeasesAndReportsLostOnes() throws InterruptedException {
-    LockSpec second = new LockSpec(NAME, 1_000, 1_000);
+    LockSpec second = new LockSpec(NAME, 1_000);
     assertThat(acquire(a, 1, LockMode.WRITE, true, second).isGranted()).isTrue();
     assertThat(acquire(b, 2, LockMode.READ, true, second)).isEqualTo(Grant.QUEUED);
     long heldBefore = Long.parseLong(redis.hget(state, "writer_until"));

@@ -36,8 +36,8 @@ class LostReplyTest {
 
   private static Level storeLogLevel;
 
-  private static final PermitSpec ONE = new PermitSpec("pool", 1, 60_000, 60_000);
-  private static final LockSpec LOCK = new LockSpec("accounts", 60_000, 60_000);
+  private static final PermitSpec ONE = new PermitSpec("pool", 1, 60_000);
+  private static final LockSpec LOCK = new LockSpec("accounts", 60_000);
   private static final String KEY = "42";
 
   private TcpRelay relay;

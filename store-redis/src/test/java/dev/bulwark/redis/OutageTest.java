@@ -57,7 +57,7 @@ class OutageTest {
     STORE_LOG.setLevel(storeLogLevel);
   }
 
-  private static final PermitSpec PERMITS = new PermitSpec("pool", 1, 10_000, 10_000);
+  private static final PermitSpec PERMITS = new PermitSpec("pool", 1, 10_000);
 
   @Test
   void aClosedPortFailsQuicklyAndThenFastWithoutWaitingForTimeouts() throws IOException {
@@ -130,7 +130,7 @@ class OutageTest {
   }
 
   private static void assertEveryOperationFailsFast(RecordingStore store) {
-    LockSpec lock = new LockSpec("accounts", 10_000, 0);
+    LockSpec lock = new LockSpec("accounts", 10_000);
     RateSpec rate = new RateSpec("api", RateLimitType.SMOOTH, 10, 1_000_000_000L);
     List<ThrowingCallable> calls =
         List.of(

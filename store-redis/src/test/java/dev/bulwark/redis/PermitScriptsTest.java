@@ -19,7 +19,7 @@ import redis.clients.jedis.resps.Tuple;
 class PermitScriptsTest {
 
   private static final String NAME = "pool";
-  private static final PermitSpec ONE = new PermitSpec(NAME, 1, 10_000, 10_000);
+  private static final PermitSpec ONE = new PermitSpec(NAME, 1, 10_000);
 
   private TestRedis test;
   private RedisClient redis;
@@ -43,7 +43,7 @@ class PermitScriptsTest {
 
   @Test
   void grantsUpToTheLimitThenRejectsWhenItMayNotQueue() {
-    PermitSpec two = new PermitSpec(NAME, 2, 5_000, 0);
+    PermitSpec two = new PermitSpec(NAME, 2, 5_000);
     long before = test.serverMillis();
     assertThat(a.store().permits().acquire(two, 1, false)).isEqualTo(Grant.GRANTED);
     assertThat(b.store().permits().acquire(two, 2, false)).isEqualTo(Grant.GRANTED);
@@ -103,7 +103,7 @@ class PermitScriptsTest {
 
   @Test
   void aNewcomerQueuesBehindWaitersEvenWhenAPermitIsFree() {
-    PermitSpec two = new PermitSpec(NAME, 2, 10_000, 10_000);
+    PermitSpec two = new PermitSpec(NAME, 2, 10_000);
     assertThat(a.store().permits().acquire(two, 1, true)).isEqualTo(Grant.GRANTED);
     assertThat(a.store().permits().acquire(two, 2, true)).isEqualTo(Grant.GRANTED);
     assertThat(b.store().permits().acquire(two, 3, true)).isEqualTo(Grant.QUEUED);
@@ -163,7 +163,7 @@ class PermitScriptsTest {
 
   @Test
   void anExpiredHolderIsReclaimedByTheNextAcquire() throws InterruptedException {
-    PermitSpec shortLease = new PermitSpec(NAME, 1, 200, 0);
+    PermitSpec shortLease = new PermitSpec(NAME, 1, 200);
     assertThat(a.store().permits().acquire(shortLease, 1, false)).isEqualTo(Grant.GRANTED);
     assertThat(b.store().permits().acquire(shortLease, 2, false)).isEqualTo(Grant.REJECTED);
 
@@ -175,7 +175,7 @@ class PermitScriptsTest {
 
   @Test
   void anExpiredHolderIsReclaimedByAPollThatHandsItToTheQueue() throws InterruptedException {
-    PermitSpec shortLease = new PermitSpec(NAME, 1, 200, 0);
+    PermitSpec shortLease = new PermitSpec(NAME, 1, 200);
     assertThat(a.store().permits().acquire(shortLease, 1, false)).isEqualTo(Grant.GRANTED);
     assertThat(b.store().permits().acquire(ONE, 2, true)).isEqualTo(Grant.QUEUED);
 
@@ -189,7 +189,7 @@ class PermitScriptsTest {
 
   @Test
   void aQueuedRequestWhoseLeaseRanOutIsSkippedAtHandOver() throws InterruptedException {
-    PermitSpec shortLease = new PermitSpec(NAME, 1, 200, 200);
+    PermitSpec shortLease = new PermitSpec(NAME, 1, 200);
     assertThat(a.store().permits().acquire(ONE, 1, true)).isEqualTo(Grant.GRANTED);
     assertThat(b.store().permits().acquire(shortLease, 2, true)).isEqualTo(Grant.QUEUED);
     assertThat(a.store().permits().acquire(ONE, 3, true)).isEqualTo(Grant.QUEUED);
@@ -207,7 +207,7 @@ class PermitScriptsTest {
 
   @Test
   void renewExtendsHeldAndQueuedLeasesAndReportsLostOnes() throws InterruptedException {
-    PermitSpec second = new PermitSpec(NAME, 1, 1_000, 1_000);
+    PermitSpec second = new PermitSpec(NAME, 1, 1_000);
     assertThat(a.store().permits().acquire(second, 1, true)).isEqualTo(Grant.GRANTED);
     assertThat(b.store().permits().acquire(second, 2, true)).isEqualTo(Grant.QUEUED);
     long heldBefore = redis.zscore(holders, a.member(1)).longValue();
@@ -237,7 +237,7 @@ class PermitScriptsTest {
   @Test
   void renewOfMoreLeasesThanOneScriptCallTakesReportsExactlyTheLostOnes() {
     int count = 600; // more than two renewal chunks
-    PermitSpec wide = new PermitSpec(NAME, count, 1_000, 0);
+    PermitSpec wide = new PermitSpec(NAME, count, 1_000);
     List<Lease> leases = new ArrayList<>();
     List<Lease> unknown = new ArrayList<>();
     for (long request = 1; request <= count; request++) {
@@ -260,7 +260,7 @@ class PermitScriptsTest {
 
   @Test
   void renewReportsAnExpiredLeaseAsLost() throws InterruptedException {
-    PermitSpec shortLease = new PermitSpec(NAME, 1, 200, 0);
+    PermitSpec shortLease = new PermitSpec(NAME, 1, 200);
     assertThat(a.store().permits().acquire(shortLease, 1, false)).isEqualTo(Grant.GRANTED);
 
     Thread.sleep(300);
@@ -272,7 +272,7 @@ class PermitScriptsTest {
 
   @Test
   void everyKeyExpiresAndNothingIsLeftBehind() throws InterruptedException {
-    PermitSpec spec = new PermitSpec(NAME, 1, 300, 300);
+    PermitSpec spec = new PermitSpec(NAME, 1, 300);
     assertThat(a.store().permits().acquire(spec, 1, true)).isEqualTo(Grant.GRANTED);
     assertThat(b.store().permits().acquire(spec, 2, true)).isEqualTo(Grant.QUEUED);
     assertThat(b.store().permits().acquire(spec, 3, true)).isEqualTo(Grant.QUEUED);
@@ -291,7 +291,7 @@ class PermitScriptsTest {
 
   @Test
   void holdersThatDieLeaveNothingBehindOnceTheirLeasesPass() throws InterruptedException {
-    PermitSpec spec = new PermitSpec(NAME, 1, 200, 200);
+    PermitSpec spec = new PermitSpec(NAME, 1, 200);
     assertThat(a.store().permits().acquire(spec, 1, true)).isEqualTo(Grant.GRANTED);
     assertThat(b.store().permits().acquire(spec, 2, true)).isEqualTo(Grant.QUEUED);
     test.assertEveryKeyExpires();

@@ -39,8 +39,8 @@ class QueueJumpingTest {
 
   @Test
   void aNewcomerDoesNotTakeAPermitAWaiterWasNotWokenForYet() {
-    PermitSpec shortLease = new PermitSpec("pool", 1, 100, 0);
-    PermitSpec waiting = new PermitSpec("pool", 1, 10_000, 10_000);
+    PermitSpec shortLease = new PermitSpec("pool", 1, 100);
+    PermitSpec waiting = new PermitSpec("pool", 1, 10_000);
     RedisKeys.BulkheadKeys bulkhead = keys.bulkhead("pool");
     assertThat(a.permits().acquire(shortLease, 1, false)).isEqualTo(Grant.GRANTED);
     assertThat(b.permits().acquire(waiting, 2, true)).isEqualTo(Grant.QUEUED);
@@ -56,8 +56,8 @@ class QueueJumpingTest {
 
   @Test
   void aNewWriterDoesNotTakeALockAWaiterWasNotWokenForYet() {
-    LockSpec shortLease = new LockSpec("accounts", 100, 0);
-    LockSpec waiting = new LockSpec("accounts", 10_000, 10_000);
+    LockSpec shortLease = new LockSpec("accounts", 100);
+    LockSpec waiting = new LockSpec("accounts", 10_000);
     RedisKeys.LockKeys lock = keys.lock("accounts", "42");
     assertThat(a.locks().acquire(shortLease, "42", LockMode.WRITE, 1, false).isGranted()).isTrue();
     assertThat(b.locks().acquire(waiting, "42", LockMode.WRITE, 2, true)).isEqualTo(Grant.QUEUED);

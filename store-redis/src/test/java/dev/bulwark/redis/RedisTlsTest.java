@@ -157,7 +157,7 @@ class RedisTlsTest {
   }
 
   private static void assertPermitsAndRatesWork(RecordingStore store) {
-    PermitSpec one = new PermitSpec("tls-pool-" + System.nanoTime(), 1, 10_000, 0);
+    PermitSpec one = new PermitSpec("tls-pool-" + System.nanoTime(), 1, 10_000);
     assertThat(store.store().permits().acquire(one, 1, false)).isEqualTo(Grant.GRANTED);
     assertThat(store.store().permits().acquire(one, 2, false)).isEqualTo(Grant.REJECTED);
     store.store().permits().release(one, 1);

@@ -39,8 +39,8 @@ import redis.clients.jedis.RedisClient;
 @Timeout(30)
 class RenewalFailureTest {
 
-  private static final PermitSpec A = new PermitSpec("a", 2, 10_000, 0);
-  private static final PermitSpec B = new PermitSpec("b", 2, 10_000, 0);
+  private static final PermitSpec A = new PermitSpec("a", 2, 10_000);
+  private static final PermitSpec B = new PermitSpec("b", 2, 10_000);
   private static final long RENEWED_LEASE = 60_000;
 
   @Test

@@ -23,8 +23,8 @@ import redis.clients.jedis.RedisClient;
 @ExtendWith(RedisExtension.class)
 class RetriedCallsTest {
 
-  private static final PermitSpec ONE = new PermitSpec("pool", 1, 10_000, 10_000);
-  private static final LockSpec LOCK = new LockSpec("accounts", 10_000, 10_000);
+  private static final PermitSpec ONE = new PermitSpec("pool", 1, 10_000);
+  private static final LockSpec LOCK = new LockSpec("accounts", 10_000);
   private static final String KEY = "42";
 
   private TestRedis test;

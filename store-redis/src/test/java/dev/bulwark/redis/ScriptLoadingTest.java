@@ -23,8 +23,8 @@ import redis.clients.jedis.RedisClient;
 @ExtendWith(RedisExtension.class)
 class ScriptLoadingTest {
 
-  private static final PermitSpec PERMITS = new PermitSpec("pool", 1, 10_000, 10_000);
-  private static final LockSpec LOCK = new LockSpec("accounts", 10_000, 10_000);
+  private static final PermitSpec PERMITS = new PermitSpec("pool", 1, 10_000);
+  private static final LockSpec LOCK = new LockSpec("accounts", 10_000);
 
   private RedisClient redis;
   private RecordingStore a;
@@ -93,7 +93,7 @@ class ScriptLoadingTest {
     for (int i = 0; i < 3; i++) {
       // No assertion that the SHA is gone: another client of a shared server may load it again.
       flush();
-      assertThat(a.store().permits().acquire(new PermitSpec("p" + i, 1, 10_000, 0), i, false))
+      assertThat(a.store().permits().acquire(new PermitSpec("p" + i, 1, 10_000), i, false))
           .isEqualTo(Grant.GRANTED);
       assertThat(loaded(Scripts.PERMIT_ACQUIRE.sha())).isTrue();
     }

@@ -42,7 +42,7 @@ class SentinelTest {
             "sentinel-test:");
     RedisSettings settings = RedisSettings.from(key -> Optional.ofNullable(config.get(key)));
     assertThat(settings.topology()).isEqualTo(RedisSettings.Topology.SENTINEL);
-    PermitSpec one = new PermitSpec("pool", 1, 10_000, 10_000);
+    PermitSpec one = new PermitSpec("pool", 1, 10_000);
 
     try (RecordingStore first = RecordingStore.open(settings);
         RecordingStore second = RecordingStore.open(settings);

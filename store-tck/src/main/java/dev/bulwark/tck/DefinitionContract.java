@@ -18,7 +18,7 @@ public abstract class DefinitionContract extends StoreContract {
   private static final long SECOND = 1_000_000_000L;
 
   private static PermitSpec bulkhead(int limit, long leaseMillis) {
-    return new PermitSpec("tck-defined", limit, leaseMillis, leaseMillis);
+    return new PermitSpec("tck-defined", limit, leaseMillis);
   }
 
   @Test

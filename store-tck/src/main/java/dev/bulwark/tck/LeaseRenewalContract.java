@@ -32,8 +32,8 @@ public abstract class LeaseRenewalContract extends StoreContract {
   public void renewedHoldersOutliveTheirLease() throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
-    PermitSpec permitSpec = new PermitSpec(NAME, 1, lease.toMillis(), lease.toMillis());
-    LockSpec lockSpec = new LockSpec(NAME, lease.toMillis(), lease.toMillis());
+    PermitSpec permitSpec = new PermitSpec(NAME, 1, lease.toMillis());
+    LockSpec lockSpec = new LockSpec(NAME, lease.toMillis());
     long permit = jvm.newRequestId();
     long writer = jvm.newRequestId();
     long reader = jvm.newRequestId();
@@ -67,7 +67,7 @@ public abstract class LeaseRenewalContract extends StoreContract {
   public void renewalExtendsToTheLeaseItNamesFromNow() throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
-    PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis(), lease.toMillis());
+    PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis());
     long holder = jvm.newRequestId();
     long start = System.nanoTime();
     Grant held = jvm.permits().acquire(spec, holder, false);
@@ -86,8 +86,8 @@ public abstract class LeaseRenewalContract extends StoreContract {
   public void renewalReturnsExactlyTheLeasesTheStoreNoLongerKnows() throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
-    PermitSpec spec = new PermitSpec(NAME, 5, lease.toMillis(), lease.toMillis());
-    LockSpec lockSpec = new LockSpec(NAME, lease.toMillis(), lease.toMillis());
+    PermitSpec spec = new PermitSpec(NAME, 5, lease.toMillis());
+    LockSpec lockSpec = new LockSpec(NAME, lease.toMillis());
     long expired = jvm.newRequestId();
     long released = jvm.newRequestId();
     long expiredWriter = jvm.newRequestId();
@@ -138,7 +138,7 @@ public abstract class LeaseRenewalContract extends StoreContract {
       throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
-    PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis(), LONG_LEASE_MILLIS);
+    PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis());
     long holder = jvm.newRequestId();
     long abandoned = jvm.newRequestId();
     long waiting = jvm.newRequestId();
@@ -172,10 +172,10 @@ public abstract class LeaseRenewalContract extends StoreContract {
       throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
-    PermitSpec permitSpec = new PermitSpec(NAME, 1, LONG_LEASE_MILLIS, LONG_LEASE_MILLIS);
-    PermitSpec queuedSpec = new PermitSpec(NAME, 1, lease.toMillis(), LONG_LEASE_MILLIS);
-    LockSpec lockSpec = new LockSpec(NAME, LONG_LEASE_MILLIS, LONG_LEASE_MILLIS);
-    LockSpec queuedLockSpec = new LockSpec(NAME, lease.toMillis(), LONG_LEASE_MILLIS);
+    PermitSpec permitSpec = new PermitSpec(NAME, 1, LONG_LEASE_MILLIS);
+    PermitSpec queuedSpec = new PermitSpec(NAME, 1, lease.toMillis());
+    LockSpec lockSpec = new LockSpec(NAME, LONG_LEASE_MILLIS);
+    LockSpec queuedLockSpec = new LockSpec(NAME, lease.toMillis());
     long holder = jvm.newRequestId();
     long writer = jvm.newRequestId();
     long queued = jvm.newRequestId();
@@ -205,7 +205,7 @@ public abstract class LeaseRenewalContract extends StoreContract {
       throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
-    LockSpec spec = new LockSpec(NAME, lease.toMillis(), LONG_LEASE_MILLIS);
+    LockSpec spec = new LockSpec(NAME, lease.toMillis());
     long writer = jvm.newRequestId();
     long abandonedWriter = jvm.newRequestId();
     long reader = jvm.newRequestId();

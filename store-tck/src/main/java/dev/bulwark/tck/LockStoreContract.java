@@ -28,8 +28,7 @@ public abstract class LockStoreContract extends StoreContract {
 
   private static final String KEY = "account-42";
 
-  private static final LockSpec SPEC =
-      new LockSpec("tck-lock", LONG_LEASE_MILLIS, LONG_LEASE_MILLIS);
+  private static final LockSpec SPEC = new LockSpec("tck-lock", LONG_LEASE_MILLIS);
 
   @Test
   public void manyReadersOrOneWriterPerKey() {
@@ -179,7 +178,7 @@ public abstract class LockStoreContract extends StoreContract {
       throws InterruptedException {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
-    LockSpec spec = new LockSpec(SPEC.name(), lease.toMillis(), lease.toMillis());
+    LockSpec spec = new LockSpec(SPEC.name(), lease.toMillis());
     long request = jvm.newRequestId();
     Grant first = jvm.locks().acquire(spec, KEY, LockMode.WRITE, request, false);
     jvm.locks().release(spec, KEY, request);
@@ -342,7 +341,7 @@ public abstract class LockStoreContract extends StoreContract {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
     LockStore locks = jvm.locks();
-    LockSpec spec = new LockSpec(SPEC.name(), lease.toMillis(), LONG_LEASE_MILLIS);
+    LockSpec spec = new LockSpec(SPEC.name(), lease.toMillis());
     long start = System.nanoTime();
     Grant written = locks.acquire(spec, KEY, LockMode.WRITE, jvm.newRequestId(), false);
     long waiter = jvm.newRequestId();
@@ -385,7 +384,7 @@ public abstract class LockStoreContract extends StoreContract {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
     LockStore locks = jvm.locks();
-    LockSpec spec = new LockSpec(SPEC.name(), lease.toMillis(), LONG_LEASE_MILLIS);
+    LockSpec spec = new LockSpec(SPEC.name(), lease.toMillis());
     long start = System.nanoTime();
     Grant written = locks.acquire(spec, KEY, LockMode.WRITE, jvm.newRequestId(), false);
     long waiter = jvm.newRequestId();

@@ -24,7 +24,7 @@ public abstract class PermitStoreContract extends StoreContract {
   private static final String NAME = "tck-bulkhead";
 
   private static PermitSpec spec(int limit) {
-    return new PermitSpec(NAME, limit, LONG_LEASE_MILLIS, LONG_LEASE_MILLIS);
+    return new PermitSpec(NAME, limit, LONG_LEASE_MILLIS);
   }
 
   @Test
@@ -41,7 +41,7 @@ public abstract class PermitStoreContract extends StoreContract {
     assertThat(permits.acquire(spec, queued, true)).isEqualTo(Grant.QUEUED);
     assertThat(permits.poll(spec, queued)).isEqualTo(Grant.QUEUED);
     // another name is another bulkhead
-    PermitSpec other = new PermitSpec(NAME + "-other", 1, LONG_LEASE_MILLIS, LONG_LEASE_MILLIS);
+    PermitSpec other = new PermitSpec(NAME + "-other", 1, LONG_LEASE_MILLIS);
     assertThat(permits.acquire(other, jvm().newRequestId(), false)).isEqualTo(Grant.GRANTED);
     assertThat(jvm().handOvers()).isEmpty();
   }
@@ -241,7 +241,7 @@ public abstract class PermitStoreContract extends StoreContract {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
-    PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis(), lease.toMillis());
+    PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis());
     long start = System.nanoTime();
     long holder = jvm.newRequestId();
     Grant held = permits.acquire(spec, holder, false);
@@ -266,7 +266,7 @@ public abstract class PermitStoreContract extends StoreContract {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
-    PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis(), LONG_LEASE_MILLIS);
+    PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis());
     long waiter = holderAndWaiter(jvm, spec, lease);
     try (LeaseKeeper keeper =
         new LeaseKeeper(jvm.store(), List.of(permitLease(spec, waiter)), lease)) {
@@ -287,7 +287,7 @@ public abstract class PermitStoreContract extends StoreContract {
     Duration lease = shortLease();
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
-    PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis(), LONG_LEASE_MILLIS);
+    PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis());
     long waiter = holderAndWaiter(jvm, spec, lease);
     try (LeaseKeeper keeper =
         new LeaseKeeper(jvm.store(), List.of(permitLease(spec, waiter)), lease)) {

@@ -23,10 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class WakeUpContract extends StoreContract {
 
-  private static final PermitSpec PERMITS =
-      new PermitSpec("tck-woken", 1, LONG_LEASE_MILLIS, LONG_LEASE_MILLIS);
-  private static final LockSpec LOCKS =
-      new LockSpec("tck-woken", LONG_LEASE_MILLIS, LONG_LEASE_MILLIS);
+  private static final PermitSpec PERMITS = new PermitSpec("tck-woken", 1, LONG_LEASE_MILLIS);
+  private static final LockSpec LOCKS = new LockSpec("tck-woken", LONG_LEASE_MILLIS);
   private static final String KEY = "k";
 
   @Test

@@ -159,11 +159,7 @@ public final class BulwarkEngine implements AutoCloseable {
    */
   public BulkheadLimiter bulkhead(BulkheadDefinition definition) {
     PermitSpec spec =
-        new PermitSpec(
-            definition.name(),
-            definition.value(),
-            millisAtLeastOne(definition.lease()),
-            millisAtLeastOne(definition.waitingTime()));
+        new PermitSpec(definition.name(), definition.value(), millisAtLeastOne(definition.lease()));
     keepLeasesAlive(spec.leaseMillis());
     LimitEvents events = chains.events(LimitType.BULKHEAD, definition.name());
     BulkheadLimiter limiter =
@@ -191,11 +187,7 @@ public final class BulwarkEngine implements AutoCloseable {
 
   /** Builds a keyed lock for {@code definition}; see {@link #bulkhead}. */
   public KeyedLock lock(LockDefinition definition) {
-    LockSpec spec =
-        new LockSpec(
-            definition.name(),
-            millisAtLeastOne(definition.lease()),
-            millisAtLeastOne(definition.waitingTime()));
+    LockSpec spec = new LockSpec(definition.name(), millisAtLeastOne(definition.lease()));
     keepLeasesAlive(spec.leaseMillis());
     LimitEvents events = chains.events(LimitType.LOCK, definition.name());
     return new KeyedLock(definition, chains.lock(definition, spec, events), events);
