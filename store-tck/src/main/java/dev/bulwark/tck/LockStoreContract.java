@@ -122,6 +122,26 @@ public abstract class LockStoreContract extends StoreContract {
   }
 
   @Test
+  public void theSameRequestIdInTwoJvmsIsTwoRequests() {
+    StoreJvm a = jvm();
+    StoreJvm b = anotherJvm();
+    Held aWriter = granted(a, KEY, LockMode.WRITE);
+    long bReader = queued(b, KEY, LockMode.READ);
+    assertThat(bReader).isEqualTo(aWriter.request());
+
+    b.locks().release(SPEC, KEY, bReader); // b's request is queued, a's holds
+    assertThat(b.locks().poll(SPEC, KEY, bReader)).isEqualTo(Grant.QUEUED);
+    assertThat(b.locks().cancel(SPEC, KEY, bReader)).isEqualTo(Grant.REJECTED);
+    assertThat(b.locks().acquire(SPEC, KEY, LockMode.READ, b.newRequestId(), false))
+        .as("a's writer still holds the lock")
+        .isEqualTo(Grant.REJECTED);
+    a.locks().release(SPEC, KEY, aWriter.request());
+    assertThat(b.handOvers()).isEmpty();
+    assertThat(b.locks().acquire(SPEC, KEY, LockMode.WRITE, b.newRequestId(), false).fencingToken())
+        .isGreaterThan(aWriter.token());
+  }
+
+  @Test
   public void fencingTokensArePositiveAndGrowWithEveryWriteGrantOfAKey() {
     StoreJvm jvm = jvm();
     LockStore locks = jvm.locks();

@@ -108,6 +108,26 @@ public abstract class PermitStoreContract extends StoreContract {
   }
 
   @Test
+  public void theSameRequestIdInTwoJvmsIsTwoRequests() {
+    StoreJvm a = jvm();
+    StoreJvm b = anotherJvm();
+    PermitSpec spec = spec(1);
+    long aHolder = granted(a, spec);
+    long bWaiter = queued(b, spec);
+    assertThat(bWaiter).isEqualTo(aHolder);
+
+    b.permits().release(spec, bWaiter); // b's request is queued, a's holds
+    assertThat(b.permits().poll(spec, bWaiter)).isEqualTo(Grant.QUEUED);
+    assertThat(b.permits().cancel(spec, bWaiter)).isEqualTo(Grant.REJECTED);
+    assertThat(b.permits().acquire(spec, b.newRequestId(), false))
+        .as("a's request still holds the permit")
+        .isEqualTo(Grant.REJECTED);
+    a.permits().release(spec, aHolder);
+    assertThat(b.handOvers()).isEmpty();
+    assertThat(b.permits().acquire(spec, b.newRequestId(), false)).isEqualTo(Grant.GRANTED);
+  }
+
+  @Test
   public void pollReportsAQueuedRequestAsQueuedUntilItIsHandedThePermit() {
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
