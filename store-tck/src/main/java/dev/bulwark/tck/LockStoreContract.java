@@ -376,10 +376,12 @@ public abstract class LockStoreContract extends StoreContract {
     Held writer = new Held(waiter - 1, written.fencingToken());
     Held reader = new Held(readerRequest, read.fencingToken());
     Lease waiterLease = new Lease(Lease.Kind.LOCK, spec.name(), KEY, waiter, lease.toMillis());
-    try (LeaseKeeper keeper = new LeaseKeeper(jvm.store(), List.of(waiterLease), lease)) {
+    try (LeaseKeeper keeper = new LeaseKeeper(jvm.store(), List.of(waiterLease), lease, start)) {
       letLeasePass(lease);
       // the waiter of a dead holder learns of its grant by polling
       Grant polled = locks.poll(spec, KEY, waiter);
+      // the expired writer's late release must not free the lock its successor holds
+      locks.release(spec, KEY, writer.request());
       Grant newcomer = locks.acquire(spec, KEY, LockMode.READ, jvm.newRequestId(), false);
       // an expired reader is reclaimed too
       Grant afterReader = locks.acquire(spec, "other", LockMode.WRITE, jvm.newRequestId(), false);
@@ -415,7 +417,7 @@ public abstract class LockStoreContract extends StoreContract {
     assertThat(queued).isEqualTo(Grant.QUEUED);
     Held writer = new Held(waiter - 1, written.fencingToken());
     Lease waiterLease = new Lease(Lease.Kind.LOCK, spec.name(), KEY, waiter, lease.toMillis());
-    try (LeaseKeeper keeper = new LeaseKeeper(jvm.store(), List.of(waiterLease), lease)) {
+    try (LeaseKeeper keeper = new LeaseKeeper(jvm.store(), List.of(waiterLease), lease, start)) {
       // nobody polls meanwhile: the store alone has to keep the waiter first
       fixture().letPass(lease.multipliedBy(3));
       Grant newcomer = locks.acquire(spec, KEY, LockMode.WRITE, jvm.newRequestId(), false);
