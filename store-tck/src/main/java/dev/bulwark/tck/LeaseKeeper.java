@@ -9,8 +9,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Renews a set of leases a few times per lease, as the engine's renewer does for a running call or
- * a queued request, and records what the store reported lost and the longest gap between two
- * renewals (a test whose premise "renewed in time" did not hold can tell from it).
+ * a queued request, and records what the store reported lost and the longest time a lease went
+ * without renewal, bounded from above: from the start of one renewal call (or from when the leases
+ * were taken) to the reply of the next. A test whose premise "renewed in time" did not hold on a
+ * stalled machine can tell from it.
  */
 final class LeaseKeeper implements AutoCloseable {
 
@@ -18,34 +20,43 @@ final class LeaseKeeper implements AutoCloseable {
   private final List<Lease> leases;
   private final long periodNanos;
   private final Thread thread;
-  private final long createdAt = System.nanoTime();
   private final List<Lease> lost = new ArrayList<>();
   private long longestGapNanos;
+  private long previousStart;
   private RuntimeException failure;
   private volatile boolean stopped;
 
-  /** Starts renewing {@code leases} every quarter of {@code lease}, the first time right away. */
-  LeaseKeeper(BulwarkStore store, List<Lease> leases, Duration lease) {
+  /**
+   * Renews {@code leases}, taken no earlier than {@code sinceNanos} (System.nanoTime), once right
+   * away on the caller's thread, then every quarter of {@code lease} until closed.
+   */
+  LeaseKeeper(BulwarkStore store, List<Lease> leases, Duration lease, long sinceNanos) {
     this.store = store;
     this.leases = List.copyOf(leases);
     this.periodNanos = lease.toNanos() / 4;
+    this.previousStart = sinceNanos;
+    renewOnce();
     this.thread = new Thread(this::renewUntilStopped, "tck-lease-keeper");
     this.thread.setDaemon(true);
     this.thread.start();
   }
 
+  private void renewOnce() {
+    long start = System.nanoTime();
+    List<Lease> reported = store.renew(leases);
+    long replied = System.nanoTime();
+    synchronized (this) {
+      lost.addAll(reported);
+      longestGapNanos = Math.max(longestGapNanos, replied - previousStart);
+      previousStart = start;
+    }
+  }
+
   private void renewUntilStopped() {
-    long last = createdAt;
     try {
       while (!stopped) {
-        List<Lease> reported = store.renew(leases);
-        long now = System.nanoTime();
-        synchronized (this) {
-          lost.addAll(reported);
-          longestGapNanos = Math.max(longestGapNanos, now - last);
-        }
-        last = now;
         TimeUnit.NANOSECONDS.sleep(periodNanos);
+        renewOnce();
       }
     } catch (InterruptedException e) {
       // stopped
@@ -81,7 +92,7 @@ final class LeaseKeeper implements AutoCloseable {
     return List.copyOf(lost);
   }
 
-  /** The longest time from the keeper's start to a renewal, or between two renewals' replies. */
+  /** The longest time a lease may have gone without renewal so far. */
   synchronized Duration longestGap() {
     return Duration.ofNanos(longestGapNanos);
   }

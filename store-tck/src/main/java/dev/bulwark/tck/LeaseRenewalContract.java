@@ -50,15 +50,15 @@ public abstract class LeaseRenewalContract extends StoreContract {
             lockLease(lockSpec, "other", reader));
     assumeNoStallSince(start, lease);
 
-    try (LeaseKeeper keeper = new LeaseKeeper(jvm.store(), held, lease)) {
+    try (LeaseKeeper keeper = new LeaseKeeper(jvm.store(), held, lease, start)) {
       fixture().letPass(lease.multipliedBy(5).dividedBy(2));
-      assertThat(jvm.permits().acquire(permitSpec, jvm.newRequestId(), false))
-          .isEqualTo(Grant.REJECTED);
-      assertThat(jvm.locks().acquire(lockSpec, KEY, LockMode.READ, jvm.newRequestId(), false))
-          .isEqualTo(Grant.REJECTED);
-      assertThat(jvm.locks().acquire(lockSpec, "other", LockMode.WRITE, jvm.newRequestId(), false))
-          .isEqualTo(Grant.REJECTED);
+      List<Grant> competitors =
+          List.of(
+              jvm.permits().acquire(permitSpec, jvm.newRequestId(), false),
+              jvm.locks().acquire(lockSpec, KEY, LockMode.READ, jvm.newRequestId(), false),
+              jvm.locks().acquire(lockSpec, "other", LockMode.WRITE, jvm.newRequestId(), false));
       assumeRenewedInTime(keeper, lease);
+      assertThat(competitors).containsOnly(Grant.REJECTED);
       assertThat(keeper.lost()).isEmpty();
     }
   }
@@ -153,13 +153,19 @@ public abstract class LeaseRenewalContract extends StoreContract {
 
     try (LeaseKeeper keeper =
         new LeaseKeeper(
-            jvm.store(), List.of(permitLease(spec, holder), permitLease(spec, waiting)), lease)) {
+            jvm.store(),
+            List.of(permitLease(spec, holder), permitLease(spec, waiting)),
+            lease,
+            start)) {
       fixture().letPass(lease.multipliedBy(2));
-      assertThat(jvm.permits().poll(spec, waiting)).isEqualTo(Grant.QUEUED);
+      Grant stillWaiting = jvm.permits().poll(spec, waiting);
       jvm.permits().release(spec, holder);
-      assertThat(jvm.handedOverRequests()).containsExactly(waiting);
-      assertThat(jvm.permits().poll(spec, abandoned)).isEqualTo(Grant.REJECTED);
+      List<Long> handedOver = jvm.handedOverRequests();
+      Grant abandonedNow = jvm.permits().poll(spec, abandoned);
       assumeRenewedInTime(keeper, lease);
+      assertThat(stillWaiting).isEqualTo(Grant.QUEUED);
+      assertThat(handedOver).containsExactly(waiting);
+      assertThat(abandonedNow).isEqualTo(Grant.REJECTED);
       // the released holder may be reported lost by a renewal after its release
       assertThat(keeper.lost()).isSubsetOf(permitLease(spec, holder));
     }
@@ -222,14 +228,18 @@ public abstract class LeaseRenewalContract extends StoreContract {
         new LeaseKeeper(
             jvm.store(),
             List.of(lockLease(spec, KEY, writer), lockLease(spec, KEY, reader)),
-            lease)) {
+            lease,
+            start)) {
       fixture().letPass(lease.multipliedBy(2));
-      assertThat(jvm.locks().poll(spec, KEY, reader)).isEqualTo(Grant.QUEUED);
+      Grant stillWaiting = jvm.locks().poll(spec, KEY, reader);
       jvm.locks().release(spec, KEY, writer);
-      // the abandoned writer no longer holds the reader back
-      assertThat(jvm.handOvers()).containsExactly(new HandOver(reader, first.fencingToken()));
-      assertThat(jvm.locks().poll(spec, KEY, abandonedWriter)).isEqualTo(Grant.REJECTED);
+      List<HandOver> handedOver = jvm.handOvers();
+      Grant abandonedNow = jvm.locks().poll(spec, KEY, abandonedWriter);
       assumeRenewedInTime(keeper, lease);
+      assertThat(stillWaiting).isEqualTo(Grant.QUEUED);
+      // the abandoned writer no longer holds the reader back
+      assertThat(handedOver).containsExactly(new HandOver(reader, first.fencingToken()));
+      assertThat(abandonedNow).isEqualTo(Grant.REJECTED);
       assertThat(keeper.lost()).isSubsetOf(lockLease(spec, KEY, writer));
     }
   }

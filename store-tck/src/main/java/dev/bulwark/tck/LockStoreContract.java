@@ -121,6 +121,26 @@ public abstract class LockStoreContract extends StoreContract {
   }
 
   @Test
+  public void theSameRequestIdInTwoJvmsIsTwoRequests() {
+    StoreJvm a = jvm();
+    StoreJvm b = anotherJvm();
+    Held aWriter = granted(a, KEY, LockMode.WRITE);
+    long bReader = queued(b, KEY, LockMode.READ);
+    assertThat(bReader).isEqualTo(aWriter.request());
+
+    b.locks().release(SPEC, KEY, bReader); // b's request is queued, a's holds
+    assertThat(b.locks().poll(SPEC, KEY, bReader)).isEqualTo(Grant.QUEUED);
+    assertThat(b.locks().cancel(SPEC, KEY, bReader)).isEqualTo(Grant.REJECTED);
+    assertThat(b.locks().acquire(SPEC, KEY, LockMode.READ, b.newRequestId(), false))
+        .as("a's writer still holds the lock")
+        .isEqualTo(Grant.REJECTED);
+    a.locks().release(SPEC, KEY, aWriter.request());
+    assertThat(b.handOvers()).isEmpty();
+    assertThat(b.locks().acquire(SPEC, KEY, LockMode.WRITE, b.newRequestId(), false).fencingToken())
+        .isGreaterThan(aWriter.token());
+  }
+
+  @Test
   public void fencingTokensArePositiveAndGrowWithEveryWriteGrantOfAKey() {
     StoreJvm jvm = jvm();
     LockStore locks = jvm.locks();
@@ -355,10 +375,12 @@ public abstract class LockStoreContract extends StoreContract {
     Held writer = new Held(waiter - 1, written.fencingToken());
     Held reader = new Held(readerRequest, read.fencingToken());
     Lease waiterLease = new Lease(Lease.Kind.LOCK, spec.name(), KEY, waiter, lease.toMillis());
-    try (LeaseKeeper keeper = new LeaseKeeper(jvm.store(), List.of(waiterLease), lease)) {
+    try (LeaseKeeper keeper = new LeaseKeeper(jvm.store(), List.of(waiterLease), lease, start)) {
       letLeasePass(lease);
       // the waiter of a dead holder learns of its grant by polling
       Grant polled = locks.poll(spec, KEY, waiter);
+      // the expired writer's late release must not free the lock its successor holds
+      locks.release(spec, KEY, writer.request());
       Grant newcomer = locks.acquire(spec, KEY, LockMode.READ, jvm.newRequestId(), false);
       // an expired reader is reclaimed too
       Grant afterReader = locks.acquire(spec, "other", LockMode.WRITE, jvm.newRequestId(), false);
@@ -394,7 +416,7 @@ public abstract class LockStoreContract extends StoreContract {
     assertThat(queued).isEqualTo(Grant.QUEUED);
     Held writer = new Held(waiter - 1, written.fencingToken());
     Lease waiterLease = new Lease(Lease.Kind.LOCK, spec.name(), KEY, waiter, lease.toMillis());
-    try (LeaseKeeper keeper = new LeaseKeeper(jvm.store(), List.of(waiterLease), lease)) {
+    try (LeaseKeeper keeper = new LeaseKeeper(jvm.store(), List.of(waiterLease), lease, start)) {
       // nobody polls meanwhile: the store alone has to keep the waiter first
       fixture().letPass(lease.multipliedBy(3));
       Grant newcomer = locks.acquire(spec, KEY, LockMode.WRITE, jvm.newRequestId(), false);

@@ -108,6 +108,26 @@ public abstract class PermitStoreContract extends StoreContract {
   }
 
   @Test
+  public void theSameRequestIdInTwoJvmsIsTwoRequests() {
+    StoreJvm a = jvm();
+    StoreJvm b = anotherJvm();
+    PermitSpec spec = spec(1);
+    long aHolder = granted(a, spec);
+    long bWaiter = queued(b, spec);
+    assertThat(bWaiter).isEqualTo(aHolder);
+
+    b.permits().release(spec, bWaiter); // b's request is queued, a's holds
+    assertThat(b.permits().poll(spec, bWaiter)).isEqualTo(Grant.QUEUED);
+    assertThat(b.permits().cancel(spec, bWaiter)).isEqualTo(Grant.REJECTED);
+    assertThat(b.permits().acquire(spec, b.newRequestId(), false))
+        .as("a's request still holds the permit")
+        .isEqualTo(Grant.REJECTED);
+    a.permits().release(spec, aHolder);
+    assertThat(b.handOvers()).isEmpty();
+    assertThat(b.permits().acquire(spec, b.newRequestId(), false)).isEqualTo(Grant.GRANTED);
+  }
+
+  @Test
   public void pollReportsAQueuedRequestAsQueuedUntilItIsHandedThePermit() {
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
@@ -254,9 +274,13 @@ public abstract class PermitStoreContract extends StoreContract {
     long restart = System.nanoTime();
     Grant next = permits.acquire(spec, jvm.newRequestId(), false);
     Grant afterNext = permits.acquire(spec, jvm.newRequestId(), false);
+    // the expired holder's late release must not free the permit its successor holds
+    permits.release(spec, holder);
+    Grant afterLateRelease = permits.acquire(spec, jvm.newRequestId(), false);
     assumeNoStallSince(restart, lease);
     assertThat(next).isEqualTo(Grant.GRANTED);
     assertThat(afterNext).isEqualTo(Grant.REJECTED);
+    assertThat(afterLateRelease).isEqualTo(Grant.REJECTED);
     assertThat(jvm.store().renew(List.of(permitLease(spec, holder))))
         .containsExactly(permitLease(spec, holder));
   }
@@ -267,9 +291,10 @@ public abstract class PermitStoreContract extends StoreContract {
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
     PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis());
+    long start = System.nanoTime();
     long waiter = holderAndWaiter(jvm, spec, lease);
     try (LeaseKeeper keeper =
-        new LeaseKeeper(jvm.store(), List.of(permitLease(spec, waiter)), lease)) {
+        new LeaseKeeper(jvm.store(), List.of(permitLease(spec, waiter)), lease, start)) {
       letLeasePass(lease);
       // a waiter whose wake-up cannot come (the holder's JVM died) learns of it by polling
       Grant polled = permits.poll(spec, waiter);
@@ -288,9 +313,10 @@ public abstract class PermitStoreContract extends StoreContract {
     StoreJvm jvm = jvm();
     PermitStore permits = jvm.permits();
     PermitSpec spec = new PermitSpec(NAME, 1, lease.toMillis());
+    long start = System.nanoTime();
     long waiter = holderAndWaiter(jvm, spec, lease);
     try (LeaseKeeper keeper =
-        new LeaseKeeper(jvm.store(), List.of(permitLease(spec, waiter)), lease)) {
+        new LeaseKeeper(jvm.store(), List.of(permitLease(spec, waiter)), lease, start)) {
       // nobody polls meanwhile: the store alone has to keep the waiter first
       fixture().letPass(lease.multipliedBy(3));
       Grant newcomer = permits.acquire(spec, jvm.newRequestId(), false);

@@ -33,6 +33,12 @@ public abstract class RateStoreContract extends StoreContract {
   /** The stores' clocks may count in whole microseconds. */
   private static final long ROUNDING = 2_000;
 
+  /**
+   * Added to a retry-after before trying again: the store's clock may run slightly slower than the
+   * client's while NTP slews it (at most 500 ppm, well under a millisecond over a window).
+   */
+  private static final long RETRY_MARGIN = MS;
+
   private static final int ATTEMPTS = 3;
 
   @Test
@@ -219,7 +225,7 @@ public abstract class RateStoreContract extends StoreContract {
             window - (rejectedDone - firstDone) - ROUNDING,
             window - (reserveDone - secondDone) + ROUNDING);
     // and waiting that long is enough
-    TimeUnit.NANOSECONDS.sleep(rejected.delayNanos() + ROUNDING);
+    TimeUnit.NANOSECONDS.sleep(rejected.delayNanos() + RETRY_MARGIN);
     assertThat(rates.reserve(spec, 0)).isEqualTo(RateDecision.NOW);
     return true;
   }
@@ -240,7 +246,7 @@ public abstract class RateStoreContract extends StoreContract {
           .as(type.toString())
           .isPositive()
           .isLessThanOrEqualTo(spec.windowNanos());
-      TimeUnit.NANOSECONDS.sleep(rejected.delayNanos() + ROUNDING);
+      TimeUnit.NANOSECONDS.sleep(rejected.delayNanos() + RETRY_MARGIN);
       assertThat(rates.reserve(spec, 0).granted()).as(type + " after the retry-after").isTrue();
     }
   }

@@ -91,15 +91,15 @@ public abstract class StoreContract {
   }
 
   /**
-   * Skips the test when more than half of {@code lease} passed since {@code startNanos}
-   * (System.nanoTime): a machine that stalls that long breaks the premise that a short lease taken
-   * then is still running, which is no fault of the store.
+   * Skips the test when nearly a whole {@code lease} (seven eighths) passed since {@code
+   * startNanos} (System.nanoTime): a machine that stalls that long breaks the premise that a lease
+   * taken after that instant is still running, which is no fault of the store.
    */
   protected static void assumeNoStallSince(long startNanos, Duration lease) {
     long elapsed = System.nanoTime() - startNanos;
     assumeTrue(
-        elapsed < lease.toNanos() / 2,
-        "calls meant to fall within half a lease of "
+        elapsed < lease.minus(lease.dividedBy(8)).toNanos(),
+        "calls meant to fall within a lease of "
             + lease.toMillis()
             + " ms took "
             + elapsed / 1_000_000
@@ -109,7 +109,7 @@ public abstract class StoreContract {
   /** Skips a test whose renewals came later than the premise allows (a stalled machine). */
   static void assumeRenewedInTime(LeaseKeeper keeper, Duration lease) {
     assumeTrue(
-        keeper.longestGap().compareTo(lease.multipliedBy(3).dividedBy(4)) < 0,
+        keeper.longestGap().compareTo(lease.minus(lease.dividedBy(8))) < 0,
         "the test renewed a lease of "
             + lease.toMillis()
             + " ms only after "
