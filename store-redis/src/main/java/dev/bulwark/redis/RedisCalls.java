@@ -2,6 +2,7 @@ package dev.bulwark.redis;
 
 import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.redis.client.OutageGate;
+import dev.bulwark.redis.client.ReplicaAcks;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -20,10 +21,18 @@ final class RedisCalls {
   private final OutageGate gate;
   private final String instance;
 
+  /** {@code bulwark.redis.wait-replicas} above 0: grants wait for replicas; null otherwise. */
+  private final ReplicaAcks acks;
+
   RedisCalls(UnifiedJedis redis, OutageGate gate, String instance) {
+    this(redis, gate, instance, null);
+  }
+
+  RedisCalls(UnifiedJedis redis, OutageGate gate, String instance, ReplicaAcks acks) {
     this.redis = redis;
     this.gate = gate;
     this.instance = instance;
+    this.acks = acks;
   }
 
   String instance() {
@@ -36,6 +45,22 @@ final class RedisCalls {
 
   Object run(LuaScript script, List<String> keys, List<String> args) {
     return gate.call(() -> script.run(redis, keys, args));
+  }
+
+  /**
+   * Runs a script whose reply may be a grant ({@code {1, token}}). With {@code wait-replicas} set,
+   * a grant is returned only once that many replicas acknowledged it; otherwise this is {@link
+   * #run}, one round trip.
+   */
+  Object runGranting(LuaScript script, List<String> keys, List<String> args) {
+    if (acks == null) {
+      return run(script, keys, args);
+    }
+    return gate.call(() -> acks.run(script, keys, args, RedisCalls::isGrant));
+  }
+
+  private static boolean isGrant(Object reply) {
+    return reply instanceof List<?> && Replies.grant(reply).isGranted();
   }
 
   /** Records a definition; returns the differing previous one, with the JVM that wrote it. */

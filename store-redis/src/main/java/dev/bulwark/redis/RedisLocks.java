@@ -32,7 +32,7 @@ final class RedisLocks implements LockStore {
   @Override
   public Grant acquire(LockSpec spec, String key, LockMode mode, long requestId, boolean mayQueue) {
     return Replies.grant(
-        redis.run(
+        redis.runGranting(
             Scripts.LOCK_ACQUIRE,
             keysOf(spec.name(), key),
             List.of(
@@ -60,7 +60,7 @@ final class RedisLocks implements LockStore {
 
   /** Poll, cancel and release: one request of one key, and the prefix for wake-ups. */
   private Object onHeldOrQueued(LuaScript script, LockSpec spec, String key, long requestId) {
-    return redis.run(
+    return redis.runGranting(
         script, keysOf(spec.name(), key), List.of(redis.member(requestId), keys.prefix()));
   }
 

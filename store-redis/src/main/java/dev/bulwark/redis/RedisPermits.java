@@ -24,7 +24,7 @@ final class RedisPermits implements PermitStore {
   @Override
   public Grant acquire(PermitSpec spec, long requestId, boolean mayQueue) {
     return Replies.grant(
-        redis.run(
+        redis.runGranting(
             Scripts.PERMIT_ACQUIRE,
             keysOf(spec),
             List.of(
@@ -57,7 +57,7 @@ final class RedisPermits implements PermitStore {
 
   /** Poll, cancel and release: one request, and what a hand-over needs (limit, prefix). */
   private Object onHeldOrQueued(LuaScript script, PermitSpec spec, long requestId) {
-    return redis.run(
+    return redis.runGranting(
         script,
         keysOf(spec),
         List.of(redis.member(requestId), Integer.toString(spec.limit()), keys.prefix()));

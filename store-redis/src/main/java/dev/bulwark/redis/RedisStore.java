@@ -4,6 +4,7 @@ import dev.bulwark.redis.client.OutageGate;
 import dev.bulwark.redis.client.RedisConnection;
 import dev.bulwark.redis.client.RedisConnector;
 import dev.bulwark.redis.client.RedisSettings;
+import dev.bulwark.redis.client.ReplicaAcks;
 import dev.bulwark.redis.client.WakeUpChannel;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.GrantListener;
@@ -47,7 +48,11 @@ public final class RedisStore implements BulwarkStore {
             redis,
             new OutageGate(
                 settings.describe(), settings.reconnectInterval(), connection::dropIdleConnections),
-            instance);
+            instance,
+            settings.waitReplicas() > 0
+                ? new ReplicaAcks(
+                    connection, settings.waitReplicas(), settings.waitReplicasTimeout())
+                : null);
     this.permits = new RedisPermits(calls, keys);
     this.rates = new RedisRates(calls, keys);
     this.locks = new RedisLocks(calls, keys);

@@ -12,8 +12,8 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * Runs the store's scripts, unchanged but for their clock, against a server time the test sets:
- * expiry, clock steps and rate boundaries become exact instead of bounded by round trips. Only
- * the one function every script reads the time through ({@code server_micros} in {@code
+ * expiry, clock steps and rate boundaries become exact instead of bounded by round trips. Only the
+ * one function every script reads the time through ({@code server_micros} in {@code
  * lib/common.lua}) is swapped, for one that reads a key under the test's prefix.
  */
 final class ControlledClock {

@@ -26,7 +26,11 @@ import redis.clients.jedis.HostAndPort;
  * @param readTimeout socket read timeout
  * @param keyPrefix the prefix of every key and channel
  * @param wakeUpCheckInterval how long a waiter trusts pub/sub before it polls once
- * @param reconnectInterval while Redis is unreachable, how often one call tries it again
+ * @param reconnectInterval while Redis is unreachable, how often one call tries it again; also how
+ *     often a Cluster's primaries are looked up again for the wake-up subscriptions
+ * @param waitReplicas how many replicas must acknowledge a grant before the caller gets it ({@code
+ *     WAIT}); 0 sends no {@code WAIT}
+ * @param waitReplicasTimeout how long a grant waits for those acknowledgements
  */
 public record RedisSettings(
     Topology topology,
@@ -41,7 +45,9 @@ public record RedisSettings(
     Duration readTimeout,
     String keyPrefix,
     Duration wakeUpCheckInterval,
-    Duration reconnectInterval) {
+    Duration reconnectInterval,
+    int waitReplicas,
+    Duration waitReplicasTimeout) {
 
   public static final String PREFIX = "bulwark.redis.";
 
@@ -88,7 +94,9 @@ public record RedisSettings(
         read.duration("read-timeout", Duration.ofSeconds(2)),
         prefix,
         read.duration("wake-up-check-interval", Duration.ofMillis(500)),
-        read.duration("reconnect-interval", Duration.ofSeconds(1)));
+        read.duration("reconnect-interval", Duration.ofSeconds(1)),
+        read.nonNegativeInt("wait-replicas", 0),
+        read.duration("wait-replicas-timeout", Duration.ofMillis(100)));
   }
 
   /** Where Redis is, without credentials, for logs and messages. */
@@ -170,6 +178,19 @@ public record RedisSettings(
         // reported below
       }
       throw invalid(key, value.orElse(""), "must be a positive whole number");
+    }
+
+    int nonNegativeInt(String key, int fallback) {
+      Optional<String> value = text(key);
+      try {
+        int parsed = value.map(Integer::parseInt).orElse(fallback);
+        if (parsed >= 0) {
+          return parsed;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw invalid(key, value.orElse(""), "must be a whole number, 0 or more");
     }
 
     Duration duration(String key, Duration fallback) {
