@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * How the store talks to Redis: every script call goes through the outage gate, and every request
@@ -16,6 +17,9 @@ final class RedisCalls {
 
   /** How long a definition record outlives the last JVM that wrote it. */
   private static final Duration DEFINITION_TTL = Duration.ofDays(30);
+
+  private static final int MIGRATION_ATTEMPTS = 5;
+  private static final long MIGRATION_PAUSE_MILLIS = 10;
 
   private final UnifiedJedis redis;
   private final OutageGate gate;
@@ -44,7 +48,32 @@ final class RedisCalls {
   }
 
   Object run(LuaScript script, List<String> keys, List<String> args) {
-    return gate.call(() -> script.run(redis, keys, args));
+    return gate.call(() -> runThroughMigration(script, keys, args));
+  }
+
+  /**
+   * While a Cluster moves a slot, a script whose keys are split between the two nodes is answered
+   * {@code TRYAGAIN} until the keys are moved (milliseconds); it is sent again a few times instead
+   * of failing as a store failure.
+   */
+  private Object runThroughMigration(LuaScript script, List<String> keys, List<String> args) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return script.run(redis, keys, args);
+      } catch (JedisDataException e) {
+        if (attempt >= MIGRATION_ATTEMPTS
+            || e.getMessage() == null
+            || !e.getMessage().startsWith("TRYAGAIN")) {
+          throw e;
+        }
+        try {
+          Thread.sleep(MIGRATION_PAUSE_MILLIS);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
   }
 
   /**
