@@ -128,6 +128,18 @@ public final class LocalSentinelGroup implements AutoCloseable {
     }
   }
 
+  /**
+   * A coordinated failover ({@code SENTINEL FAILOVER}): the replica takes over once it has every
+   * write. Returns once it is promoted; the old master, still running, is turned into its replica
+   * only when a Sentinel next looks at it (up to 10 s later), and stays a master until then.
+   */
+  public long failOverCoordinated(Duration timeout) {
+    try (Jedis sentinel = connect(sentinelPorts.get(0))) {
+      sentinel.sentinelFailover(MASTER_NAME);
+    }
+    return awaitReplicaPromoted(timeout);
+  }
+
   /** SIGKILL of the master: whatever it had not sent to the replica is gone. */
   public void killMaster() {
     master.close();
