@@ -21,8 +21,10 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * later the slot moves to another primary with its keys. Checked: every JVM subscribes to its
  * wake-up channel on the promoted replica and drops the demoted primary (the subscriptions follow
  * the topology), the limit is never exceeded, and after each change calls go on with hand-overs
- * woken by pub/sub again (wake-up lag per phase reported). A coordinated failover loses no write;
- * what a crash loses is measured on Sentinel.
+ * woken by pub/sub again (wake-up lag per phase reported). Grants wait for one replica ({@code
+ * wait-replicas=1}), so each {@code WAIT} must reach the slot's primary of the moment through the
+ * failover and the move. A coordinated failover loses no write; what a crash loses is measured on
+ * Sentinel.
  */
 class RedisClusterFailoverTest {
 
@@ -46,7 +48,8 @@ class RedisClusterFailoverTest {
   void subscriptionsFollowAFailoverAndASlotMoveAndTheLimitHolds() {
     try (LocalRedisCluster cluster = LocalRedisCluster.start(3, 1, Duration.ofMillis(2000));
         ClusterRun run = new ClusterRun("cluster-failover")) {
-      run.storeClusterNodes(cluster.nodeList());
+      // grants wait for the replica of their slot's primary: the WAIT must follow the slot too
+      run.storeClusterNodes(cluster.nodeList()).config("bulwark.redis.wait-replicas", "1");
       int slot = JedisClusterCRC16.getSlot("{b:" + GuardedOperations.BULKHEAD + "}");
       String channels = run.storePrefix() + "wake:*";
       Map<String, String> limits =
