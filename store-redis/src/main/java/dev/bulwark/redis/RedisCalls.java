@@ -2,6 +2,7 @@ package dev.bulwark.redis;
 
 import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.redis.client.OutageGate;
+import dev.bulwark.redis.client.ReplicaAcks;
 import dev.bulwark.spi.StoreException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -15,6 +16,7 @@ import java.util.logging.Logger;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * How the store talks to Redis: every script call goes through the outage gate, and every request
@@ -27,6 +29,9 @@ final class RedisCalls {
   /** How long a definition record outlives the last JVM that wrote it. */
   private static final Duration DEFINITION_TTL = Duration.ofDays(30);
 
+  private static final int MIGRATION_ATTEMPTS = 5;
+  private static final long MIGRATION_PAUSE_MILLIS = 10;
+
   /** Runs one script on Redis, as {@link LuaScript#run} does; tests put a clock of theirs in. */
   @FunctionalInterface
   interface ScriptRunner {
@@ -38,15 +43,33 @@ final class RedisCalls {
   private final String instance;
   private final String wakeUpSecret;
 
+  /**
+   * {@code bulwark.redis.wait-replicas} above 0: grants wait for replicas; null otherwise, and for
+   * a test's {@link ScriptRunner} (WAIT needs the connection that ran the script, which a runner
+   * does not expose).
+   */
+  private final ReplicaAcks acks;
+
   RedisCalls(UnifiedJedis redis, OutageGate gate, String instance, String wakeUpSecret) {
-    this((script, keys, args) -> script.run(redis, keys, args), gate, instance, wakeUpSecret);
+    this(redis, gate, instance, wakeUpSecret, null);
+  }
+
+  RedisCalls(
+      UnifiedJedis redis, OutageGate gate, String instance, String wakeUpSecret, ReplicaAcks acks) {
+    this((script, keys, args) -> script.run(redis, keys, args), gate, instance, wakeUpSecret, acks);
   }
 
   RedisCalls(ScriptRunner redis, OutageGate gate, String instance, String wakeUpSecret) {
+    this(redis, gate, instance, wakeUpSecret, null);
+  }
+
+  private RedisCalls(
+      ScriptRunner redis, OutageGate gate, String instance, String wakeUpSecret, ReplicaAcks acks) {
     this.redis = redis;
     this.gate = gate;
     this.instance = instance;
     this.wakeUpSecret = wakeUpSecret;
+    this.acks = acks;
   }
 
   String instance() {
@@ -63,7 +86,49 @@ final class RedisCalls {
   }
 
   Object run(LuaScript script, List<String> keys, List<String> args) {
-    return gate.call(() -> redis.run(script, keys, args));
+    return gate.call(() -> runThroughMigration(script, keys, args));
+  }
+
+  /**
+   * While a Cluster moves a slot, a script whose keys are split between the two nodes is answered
+   * {@code TRYAGAIN} until the keys are moved (milliseconds); it is sent again a few times instead
+   * of failing as a store failure.
+   */
+  private Object runThroughMigration(LuaScript script, List<String> keys, List<String> args) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return redis.run(script, keys, args);
+      } catch (JedisDataException e) {
+        if (attempt >= MIGRATION_ATTEMPTS
+            || e.getMessage() == null
+            || !e.getMessage().startsWith("TRYAGAIN")) {
+          throw e;
+        }
+        try {
+          Thread.sleep(MIGRATION_PAUSE_MILLIS);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
+  }
+
+  /**
+   * Runs a script whose reply may be a grant (an integer above 0: a permit, or a lock's fencing
+   * token; never used for a release, whose 1 means released). With {@code wait-replicas} set, a
+   * grant is returned only once that many replicas acknowledged it; otherwise this is {@link #run},
+   * one round trip.
+   */
+  Object runGranting(LuaScript script, List<String> keys, List<String> args) {
+    if (acks == null) {
+      return run(script, keys, args);
+    }
+    return gate.call(() -> acks.run(script, keys, args, RedisCalls::isGrant));
+  }
+
+  private static boolean isGrant(Object reply) {
+    return reply instanceof Long outcome && outcome > 0;
   }
 
   /**
@@ -71,7 +136,10 @@ final class RedisCalls {
    * a read timeout: it may have run), the request is given up in the store before the failure is
    * reported — {@code giveUp} withdraws it and releases what it was granted — so nothing stays
    * taken until a lease ends. The give-up is best effort: it bypasses the outage gate (which now
-   * fails calls fast), and its own failure is dropped, leaving the request to its lease.
+   * fails calls fast), and its own failure is dropped, leaving the request to its lease. A grant
+   * that fewer replicas than {@code wait-replicas} acknowledged is not given up (that failure has
+   * no connection error as its cause): releasing it would hand the permit to the next waiter on
+   * state a failover may forget, so it runs out with its lease, as {@link ReplicaAcks} says.
    */
   Object runOrGiveUp(
       LuaScript script,
@@ -80,11 +148,11 @@ final class RedisCalls {
       LuaScript giveUp,
       Supplier<List<String>> giveUpArgs) {
     try {
-      return run(script, keys, args);
+      return runGranting(script, keys, args);
     } catch (StoreException e) {
       if (mayHaveRun(e)) {
         try {
-          redis.run(giveUp, keys, giveUpArgs.get());
+          runThroughMigration(giveUp, keys, giveUpArgs.get());
         } catch (RuntimeException cancelFailed) {
           e.addSuppressed(cancelFailed);
           LOG.log(

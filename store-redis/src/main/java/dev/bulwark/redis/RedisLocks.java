@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * Keyed read-write locks in Redis: one script call per operation, all keys of a lock key in one
  * slot. An acquire or poll whose reply is lost is followed by a best-effort give-up (a cancel that
- * also releases a grant), see {@link RedisCalls#runOrGiveUp}.
+ * also releases a grant), see {@link RedisCalls#runOrGiveUp}. With {@code wait-replicas} set, a
+ * grant (from acquire, poll or cancel) is returned only once replicas acknowledged it.
  */
 final class RedisLocks implements LockStore {
 
@@ -62,7 +63,7 @@ final class RedisLocks implements LockStore {
   @Override
   public Grant cancel(LockSpec spec, String key, long requestId) {
     return Replies.lock(
-        redis.run(
+        redis.runGranting(
             Scripts.LOCK_CANCEL,
             keysOf(spec.name(), key),
             cancelArgs(redis.member(requestId), false)));

@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Bulkhead permits in Redis: one script call per operation. An acquire or poll whose reply is lost
  * is followed by a best-effort give-up (a cancel that also releases a grant), see {@link
- * RedisCalls#runOrGiveUp}.
+ * RedisCalls#runOrGiveUp}. With {@code wait-replicas} set, a grant (from acquire, poll or cancel)
+ * is returned only once replicas acknowledged it.
  */
 final class RedisPermits implements PermitStore {
 
@@ -59,7 +60,7 @@ final class RedisPermits implements PermitStore {
   @Override
   public Grant cancel(PermitSpec spec, long requestId) {
     return Replies.permit(
-        redis.run(
+        redis.runGranting(
             Scripts.PERMIT_CANCEL, keysOf(spec), cancelArgs(spec, redis.member(requestId), false)));
   }
 

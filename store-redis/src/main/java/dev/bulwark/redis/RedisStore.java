@@ -4,6 +4,7 @@ import dev.bulwark.redis.client.OutageGate;
 import dev.bulwark.redis.client.RedisConnection;
 import dev.bulwark.redis.client.RedisConnector;
 import dev.bulwark.redis.client.RedisSettings;
+import dev.bulwark.redis.client.ReplicaAcks;
 import dev.bulwark.redis.client.WakeUpChannel;
 import dev.bulwark.redis.client.WakeUpNotices;
 import dev.bulwark.spi.BulwarkStore;
@@ -51,7 +52,11 @@ public final class RedisStore implements BulwarkStore {
             new OutageGate(
                 settings.describe(), settings.reconnectInterval(), connection::dropIdleConnections),
             instance,
-            notices.secret());
+            notices.secret(),
+            settings.waitReplicas() > 0
+                ? new ReplicaAcks(
+                    connection, settings.waitReplicas(), settings.waitReplicasTimeout())
+                : null);
     this.permits = new RedisPermits(calls, keys);
     this.rates = new RedisRates(calls, keys);
     this.locks = new RedisLocks(calls, keys);

@@ -73,11 +73,11 @@ final class LiveCounters {
   }
 
   void lockEnter(String key, String mode) {
-    redis.eval(LOCK_ENTER, List.of(readers(key), writers(key), violations()), List.of(mode));
+    redis.eval(LOCK_ENTER, List.of(readers(key), writersKey(key), violations()), List.of(mode));
   }
 
   void lockExit(String key, String mode) {
-    redis.decr("WRITE".equals(mode) ? writers(key) : readers(key));
+    redis.decr("WRITE".equals(mode) ? writersKey(key) : readers(key));
   }
 
   /** How many bodies {@code worker} is inside now. */
@@ -101,6 +101,11 @@ final class LiveCounters {
     return number(liveMax() + ":" + worker);
   }
 
+  /** How many writers are inside the lock of {@code key} now. */
+  long writers(String key) {
+    return number(writersKey(key));
+  }
+
   long lockViolations() {
     return number(violations());
   }
@@ -122,7 +127,7 @@ final class LiveCounters {
     return prefix + "lock:" + key + ":readers";
   }
 
-  private String writers(String key) {
+  private String writersKey(String key) {
     return prefix + "lock:" + key + ":writers";
   }
 

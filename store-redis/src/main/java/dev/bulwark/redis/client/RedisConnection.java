@@ -6,6 +6,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.providers.ConnectionProvider;
+import redis.clients.jedis.providers.SentineledConnectionProvider;
 
 /**
  * The pooled client and its pools. After Redis restarts, every idle pooled connection is dead;
@@ -26,12 +27,37 @@ public final class RedisConnection implements AutoCloseable {
     return client;
   }
 
-  /** A Cluster's primaries as known at start; empty for one server or Sentinel. */
+  ConnectionProvider provider() {
+    return provider;
+  }
+
+  public boolean isCluster() {
+    return provider instanceof ClusterConnectionProvider;
+  }
+
+  /** A Cluster's primaries as last looked up; empty for one server or Sentinel. */
   public List<HostAndPort> primaryNodes() {
     if (provider instanceof ClusterConnectionProvider cluster) {
       return cluster.getPrimaryNodes().keySet().stream().map(HostAndPort::from).toList();
     }
     return List.of();
+  }
+
+  /**
+   * Looks up a Cluster's slots and primaries again (CLUSTER SLOTS on a node that answers), for the
+   * commands and for {@link #primaryNodes()}; nothing for one server or Sentinel.
+   */
+  public void refreshTopology() {
+    if (provider instanceof ClusterConnectionProvider cluster) {
+      cluster.renewSlotCache();
+    }
+  }
+
+  /** The master Sentinel currently names (as the pool follows it); null for other topologies. */
+  public HostAndPort currentMaster() {
+    return provider instanceof SentineledConnectionProvider sentinel
+        ? sentinel.getCurrentMaster()
+        : null;
   }
 
   public void dropIdleConnections() {

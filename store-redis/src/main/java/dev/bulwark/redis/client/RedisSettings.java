@@ -35,7 +35,11 @@ import redis.clients.jedis.util.JedisURIHelper;
  * @param readTimeout socket read timeout
  * @param keyPrefix the prefix of every key and channel
  * @param wakeUpCheckInterval how long a waiter trusts pub/sub before it polls once
- * @param reconnectInterval while Redis is unreachable, how often one call tries it again
+ * @param reconnectInterval while Redis is unreachable, how often one call tries it again; also how
+ *     often a Cluster's primaries are looked up again for the wake-up subscriptions
+ * @param waitReplicas how many replicas must acknowledge a grant before the caller gets it ({@code
+ *     WAIT}); 0 sends no {@code WAIT}
+ * @param waitReplicasTimeout how long a grant waits for those acknowledgements
  */
 public record RedisSettings(
     Topology topology,
@@ -51,7 +55,9 @@ public record RedisSettings(
     Duration readTimeout,
     String keyPrefix,
     Duration wakeUpCheckInterval,
-    Duration reconnectInterval) {
+    Duration reconnectInterval,
+    int waitReplicas,
+    Duration waitReplicasTimeout) {
 
   public static final String PREFIX = "bulwark.redis.";
 
@@ -137,7 +143,9 @@ public record RedisSettings(
         read.duration("read-timeout", Duration.ofSeconds(2)),
         prefix,
         read.duration("wake-up-check-interval", Duration.ofMillis(500)),
-        read.duration("reconnect-interval", Duration.ofSeconds(1)));
+        read.duration("reconnect-interval", Duration.ofSeconds(1)),
+        read.nonNegativeInt("wait-replicas", 0),
+        read.duration("wait-replicas-timeout", Duration.ofMillis(100)));
   }
 
   /** Where Redis is, without credentials, for logs and messages. */
@@ -279,6 +287,20 @@ public record RedisSettings(
         }
       }
       throw invalid(key, value.get(), "must be a whole number from 1 to " + Integer.MAX_VALUE);
+    }
+
+    int nonNegativeInt(String key, int fallback) {
+      Optional<String> value = text(key);
+      if (value.isEmpty()) {
+        return fallback;
+      }
+      if (value.get().matches("[0-9]{1,10}")) {
+        long parsed = Long.parseLong(value.get());
+        if (parsed <= Integer.MAX_VALUE) {
+          return (int) parsed;
+        }
+      }
+      throw invalid(key, value.get(), "must be a whole number from 0 to " + Integer.MAX_VALUE);
     }
 
     Duration duration(String key, Duration fallback) {

@@ -2,43 +2,92 @@ package dev.bulwark.redis.client;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * This JVM's wake-up channel. On one server (or behind Sentinel) that is one subscription. On a
- * Cluster, a script publishes on the node of the limit's keys and Redis relays the message to the
- * other nodes over the cluster bus, one more hop and a late one on a busy node; so the JVM
- * subscribes on every primary and hears each hand-over first from the node that made it. The copies
- * that follow change nothing: a signal is idempotent and a request id is never reused.
+ * This JVM's wake-up channel. On one server that is one subscription; behind Sentinel, one that
+ * follows the master. On a Cluster, a script publishes on the node of the limit's keys and Redis
+ * relays the message to the other nodes over the cluster bus, one more hop and a late one on a busy
+ * node; so the JVM subscribes on every primary and hears each hand-over first from the node that
+ * made it. The copies that follow change nothing: a signal is idempotent and a request id is never
+ * reused. Primaries change (a replica promoted, a node given slots), so the JVM looks them up once
+ * per reconnect interval, subscribes on new ones and drops the rest.
  */
 public final class WakeUpChannel implements AutoCloseable {
 
-  private final List<WakeUpSubscription> subscriptions = new ArrayList<>();
-  private final List<UnifiedJedis> nodeClients = new ArrayList<>();
+  private static final Logger LOG = Logger.getLogger(WakeUpChannel.class.getName());
+
+  private final RedisSettings settings;
+  private final RedisConnection connection;
+  private final String channel;
+  private final WakeUpNotices notices;
+  private final ScheduledExecutorService watcher;
+
+  /** Guarded by {@code this}: the subscriptions, per primary on a Cluster. */
+  private final Map<HostAndPort, NodeSubscription> subscriptions = new LinkedHashMap<>();
+
+  private boolean closed;
+
+  private record NodeSubscription(UnifiedJedis client, WakeUpSubscription subscription) {
+    void close() {
+      subscription.close();
+      if (client != null) {
+        client.close();
+      }
+    }
+  }
 
   public WakeUpChannel(
       RedisSettings settings, RedisConnection connection, String channel, WakeUpNotices notices) {
-    List<HostAndPort> primaries = connection.primaryNodes();
-    if (primaries.isEmpty()) {
-      subscriptions.add(
-          new WakeUpSubscription(
-              connection.client(), channel, notices, settings.reconnectInterval()));
-      return;
+    this.settings = settings;
+    this.connection = connection;
+    this.channel = channel;
+    this.notices = notices;
+    if (connection.isCluster()) {
+      connection.primaryNodes().forEach(this::subscribeOn);
+    } else {
+      subscriptions.put(
+          new HostAndPort("*", 0),
+          new NodeSubscription(
+              null,
+              new WakeUpSubscription(
+                  connection.client(),
+                  connection::currentMaster,
+                  channel,
+                  notices,
+                  settings.reconnectInterval())));
     }
-    for (HostAndPort primary : primaries) {
-      UnifiedJedis node = RedisConnector.openNode(settings, primary);
-      nodeClients.add(node);
-      subscriptions.add(
-          new WakeUpSubscription(node, channel, notices, settings.reconnectInterval()));
+    boolean follows = connection.isCluster() || connection.currentMaster() != null;
+    if (follows) {
+      watcher =
+          Executors.newSingleThreadScheduledExecutor(
+              task -> {
+                Thread thread = new Thread(task, "bulwark-redis-topology");
+                thread.setDaemon(true);
+                return thread;
+              });
+      long period = settings.reconnectInterval().toMillis();
+      watcher.scheduleWithFixedDelay(this::followTopology, period, period, TimeUnit.MILLISECONDS);
+    } else {
+      watcher = null;
     }
   }
 
   /** Waits until every subscription is active, so early waiters need not poll. */
   public boolean awaitSubscribed(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    for (WakeUpSubscription subscription : subscriptions) {
+    for (WakeUpSubscription subscription : current()) {
       long left = deadline - System.nanoTime();
       if (!subscription.awaitSubscribed(Duration.ofNanos(Math.max(0, left)))) {
         return false;
@@ -48,12 +97,80 @@ public final class WakeUpChannel implements AutoCloseable {
   }
 
   public boolean isSubscribed() {
-    return subscriptions.stream().allMatch(WakeUpSubscription::isSubscribed);
+    List<WakeUpSubscription> all = current();
+    return !all.isEmpty() && all.stream().allMatch(WakeUpSubscription::isSubscribed);
+  }
+
+  /** The Cluster primaries subscribed on now; empty for one server or Sentinel. */
+  public synchronized Set<HostAndPort> subscribedPrimaries() {
+    return connection.isCluster() ? Set.copyOf(subscriptions.keySet()) : Set.of();
+  }
+
+  private synchronized List<WakeUpSubscription> current() {
+    return subscriptions.values().stream().map(NodeSubscription::subscription).toList();
+  }
+
+  private void followTopology() {
+    try {
+      if (!connection.isCluster()) {
+        current().forEach(WakeUpSubscription::followCurrentNode);
+        return;
+      }
+      connection.refreshTopology();
+      Set<HostAndPort> primaries = new HashSet<>(connection.primaryNodes());
+      if (primaries.isEmpty()) {
+        return;
+      }
+      List<NodeSubscription> dropped = new ArrayList<>();
+      synchronized (this) {
+        if (closed) {
+          return;
+        }
+        subscriptions
+            .entrySet()
+            .removeIf(
+                entry -> {
+                  if (primaries.contains(entry.getKey())) {
+                    return false;
+                  }
+                  LOG.info(
+                      () -> "Bulwark: " + entry.getKey() + " is no longer a primary; unsubscribed");
+                  dropped.add(entry.getValue());
+                  return true;
+                });
+        for (HostAndPort primary : primaries) {
+          if (!subscriptions.containsKey(primary)) {
+            LOG.info(() -> "Bulwark: new primary " + primary + "; subscribing to wake-ups there");
+            subscribeOn(primary);
+          }
+        }
+      }
+      dropped.forEach(NodeSubscription::close);
+    } catch (RuntimeException e) {
+      // the commands report the outage; the next round looks again
+      LOG.log(Level.FINE, "Bulwark: looking up the Redis topology failed", e);
+    }
+  }
+
+  private synchronized void subscribeOn(HostAndPort primary) {
+    UnifiedJedis node = RedisConnector.openNode(settings, primary);
+    subscriptions.put(
+        primary,
+        new NodeSubscription(
+            node, new WakeUpSubscription(node, channel, notices, settings.reconnectInterval())));
   }
 
   @Override
   public void close() {
-    subscriptions.forEach(WakeUpSubscription::close);
-    nodeClients.forEach(UnifiedJedis::close);
+    if (watcher != null) {
+      watcher.shutdownNow();
+    }
+    List<NodeSubscription> all;
+    synchronized (this) {
+      closed = true;
+      all = new ArrayList<>(subscriptions.values());
+      subscriptions.clear();
+    }
+    all.forEach(NodeSubscription::close);
   }
 }

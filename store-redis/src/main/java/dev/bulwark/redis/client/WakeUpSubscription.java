@@ -3,8 +3,10 @@ package dev.bulwark.redis.client;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -19,6 +21,7 @@ public final class WakeUpSubscription implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(WakeUpSubscription.class.getName());
 
   private final UnifiedJedis redis;
+  private final Supplier<HostAndPort> currentNode;
   private final String channel;
   private final WakeUpNotices notices;
   private final long reconnectMillis;
@@ -26,10 +29,26 @@ public final class WakeUpSubscription implements AutoCloseable {
   private final CountDownLatch firstSubscribed = new CountDownLatch(1);
   private volatile boolean closed;
   private volatile Listener current;
+  private volatile HostAndPort subscribedTo;
+  private volatile boolean moving;
 
   public WakeUpSubscription(
       UnifiedJedis redis, String channel, WakeUpNotices notices, Duration reconnectInterval) {
+    this(redis, () -> null, channel, notices, reconnectInterval);
+  }
+
+  /**
+   * @param currentNode where {@code redis} sends commands now (the master Sentinel names), so the
+   *     subscription can tell when it sits on a node that is no longer the master
+   */
+  public WakeUpSubscription(
+      UnifiedJedis redis,
+      Supplier<HostAndPort> currentNode,
+      String channel,
+      WakeUpNotices notices,
+      Duration reconnectInterval) {
     this.redis = redis;
+    this.currentNode = currentNode;
     this.channel = channel;
     this.notices = notices;
     this.reconnectMillis = reconnectInterval.toMillis();
@@ -48,12 +67,37 @@ public final class WakeUpSubscription implements AutoCloseable {
     return active != null && active.isSubscribed();
   }
 
+  /**
+   * Subscribes again at once if the client now sends commands to another node than the one this
+   * subscription was made on: after a Sentinel failover that demoted the old master instead of
+   * ending it, the old connection would still hear wake-ups, but only relayed by replication.
+   *
+   * @return whether it moves
+   */
+  public boolean followCurrentNode() {
+    HostAndPort now = currentNode.get();
+    HostAndPort on = subscribedTo;
+    Listener active = current;
+    if (now == null || on == null || now.equals(on) || active == null || !active.isSubscribed()) {
+      return false;
+    }
+    LOG.info(() -> "Bulwark: the wake-up subscription moves from " + on + " to " + now);
+    moving = true;
+    try {
+      active.unsubscribe();
+    } catch (RuntimeException e) {
+      LOG.log(Level.FINE, "Bulwark: unsubscribing the wake-up channel failed", e);
+    }
+    return true;
+  }
+
   private void subscribeUntilClosed() {
     boolean warned = false;
     while (!closed) {
       Listener subscriber = new Listener();
       current = subscriber;
       try {
+        subscribedTo = currentNode.get();
         redis.subscribe(subscriber, channel);
       } catch (RuntimeException e) {
         if (!closed && !warned) {
@@ -66,6 +110,10 @@ public final class WakeUpSubscription implements AutoCloseable {
       }
       if (subscriber.everSubscribed) {
         warned = false;
+      }
+      if (moving) {
+        moving = false;
+        continue;
       }
       if (!closed) {
         try {
