@@ -24,7 +24,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.util.SafeEncoder;
 
 /**
  * {@code bulwark.redis.wait-replicas}: a grant is returned only once that many replicas have it; a
@@ -159,6 +161,51 @@ class WaitReplicasTest {
         redis.thawReplica();
       }
     }
+  }
+
+  /**
+   * The connection breaks while a grant waits for its replica: the caller cannot tell whether it
+   * was granted, so the store gives the request up (a cancel that releases the grant), as for any
+   * lost reply; nothing stays taken for a lease.
+   */
+  @Test
+  void aConnectionLostWhileWaitingForTheReplicaGivesTheGrantUp() throws Exception {
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try (RecordingStore store = open("1", "20s")) {
+      Future<Grant> acquire;
+      redis.freezeReplica();
+      try {
+        acquire = caller.submit(() -> store.store().permits().acquire(ONE, 1, true));
+        long waiting = awaitClientRunning("wait");
+        assertThat(master.zscore(holders(), store.member(1)))
+            .as("granted on the master")
+            .isNotNull();
+        master.sendCommand(Protocol.Command.CLIENT, "KILL", "ID", Long.toString(waiting));
+        assertThatThrownBy(() -> acquire.get(10, TimeUnit.SECONDS))
+            .hasCauseInstanceOf(StoreException.class);
+      } finally {
+        redis.thawReplica();
+      }
+      assertThat(master.zscore(holders(), store.member(1))).as("given up").isNull();
+    } finally {
+      caller.shutdownNow();
+    }
+  }
+
+  /** The id of the master's client now running {@code command}, waited for up to 10 s. */
+  private long awaitClientRunning(String command) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      for (String client :
+          SafeEncoder.encode((byte[]) master.sendCommand(Protocol.Command.CLIENT, "LIST"))
+              .split("\n")) {
+        if (client.contains(" cmd=" + command + " ")) {
+          return Long.parseLong(client.substring(3, client.indexOf(' ')));
+        }
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("no client ran " + command + " within 10 s");
   }
 
   private RecordingStore open(String replicas, String timeout) {
