@@ -20,11 +20,11 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * mid-run the primary of the bulkhead's slot fails over to its replica ({@code CLUSTER FAILOVER}),
  * later the slot moves to another primary with its keys. Checked: every JVM subscribes to its
  * wake-up channel on the promoted replica and drops the demoted primary (the subscriptions follow
- * the topology), the limit is never exceeded, and after each change calls go on with hand-overs
- * woken by pub/sub again (wake-up lag per phase reported). Grants wait for one replica ({@code
- * wait-replicas=1}), so each {@code WAIT} must reach the slot's primary of the moment through the
- * failover and the move. A coordinated failover loses no write; what a crash loses is measured on
- * Sentinel.
+ * the topology), the limit is never exceeded, every call completes (redirected, never failed), and
+ * after each change calls go on with hand-overs woken by pub/sub again (wake-up lag per phase
+ * reported). Grants wait for one replica ({@code wait-replicas=1}), so each {@code WAIT} must reach
+ * the slot's primary of the moment through the failover and the move. A coordinated failover loses
+ * no write; what a crash loses is measured on Sentinel.
  */
 class RedisClusterFailoverTest {
 
@@ -49,7 +49,11 @@ class RedisClusterFailoverTest {
     try (LocalRedisCluster cluster = LocalRedisCluster.start(3, 1, Duration.ofMillis(2000));
         ClusterRun run = new ClusterRun("cluster-failover")) {
       // grants wait for the replica of their slot's primary: the WAIT must follow the slot too
-      run.storeClusterNodes(cluster.nodeList()).config("bulwark.redis.wait-replicas", "1");
+      // (a generous timeout: a grant that falls short holds its permit for a lease, and that is not
+      // what this test is about)
+      run.storeClusterNodes(cluster.nodeList())
+          .config("bulwark.redis.wait-replicas", "1")
+          .config("bulwark.redis.wait-replicas-timeout", "2s");
       int slot = JedisClusterCRC16.getSlot("{b:" + GuardedOperations.BULKHEAD + "}");
       String channels = run.storePrefix() + "wake:*";
       Map<String, String> limits =
@@ -144,10 +148,8 @@ class RedisClusterFailoverTest {
             .as("median wake-up lag of a phase: hand-overs arrive by pub/sub, not by the poll")
             .isLessThan(PUB_SUB_LAG);
       }
-      Violations.all(
-          "calls end completed or, during a change, as a store failure",
-          calls,
-          c -> c.completed() || c.rejectedWith("StoreUnavailableException"));
+      // a coordinated failover and a slot move redirect calls (MOVED, ASK), they never fail them
+      Violations.all("every call completed", calls, CallRecord::completed);
     }
   }
 

@@ -86,7 +86,10 @@ public final class LocalRedisCluster implements AutoCloseable {
               "--cluster-config-file",
               dir.resolve("nodes-" + port + ".conf").toAbsolutePath().toString(),
               "--cluster-node-timeout",
-              String.valueOf(nodeTimeout.toMillis())));
+              String.valueOf(nodeTimeout.toMillis()),
+              // a replica's full sync starts at once instead of waiting 5 s for company
+              "--repl-diskless-sync-delay",
+              "0"));
     }
   }
 
@@ -137,6 +140,13 @@ public final class LocalRedisCluster implements AutoCloseable {
             allOk = false;
             break;
           }
+          // a replica counts once it is in sync: until then WAIT finds no replica
+          String replication = jedis.info("replication");
+          if (replication.contains("role:master") && online(replication) < replicas) {
+            allOk = false;
+            lastInfo = node.port() + ": " + replication;
+            break;
+          }
         } catch (JedisException e) {
           allOk = false;
           lastInfo = e.toString();
@@ -150,6 +160,10 @@ public final class LocalRedisCluster implements AutoCloseable {
     }
     throw new IllegalStateException(
         "the cluster " + nodeList() + " was not ready within " + READY_TIMEOUT + ": " + lastInfo);
+  }
+
+  private static long online(String replication) {
+    return replication.lines().filter(line -> line.contains("state=online")).count();
   }
 
   /** The node that serves {@code slot} now, as the cluster's nodes agree. */

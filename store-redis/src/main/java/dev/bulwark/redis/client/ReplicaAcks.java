@@ -51,10 +51,11 @@ public final class ReplicaAcks {
    */
   public Object run(
       LuaScript script, List<String> keys, List<String> args, Predicate<Object> grants) {
-    HostAndPort askedTo = null;
+    HostAndPort redirectedTo = null;
+    boolean asking = false;
     for (int attempt = 1; ; attempt++) {
-      try (Connection connection = connectionFor(keys, askedTo)) {
-        Object reply = evaluate(connection, askedTo != null, script, keys, args);
+      try (Connection connection = connectionFor(keys, redirectedTo)) {
+        Object reply = evaluate(connection, asking, script, keys, args);
         if (grants.test(reply)) {
           long acknowledged =
               connection.executeCommand(COMMANDS.waitReplicas(replicas, timeoutMillis));
@@ -73,30 +74,35 @@ public final class ReplicaAcks {
         }
         return reply;
       } catch (JedisMovedDataException e) {
+        // the slot has a new owner (failover, move): go there, and let the cache learn it
         if (attempt >= MAX_ATTEMPTS) {
           throw e;
         }
-        askedTo = null;
+        redirectedTo = e.getTargetNode();
+        asking = false;
         ((ClusterConnectionProvider) provider).renewSlotCache();
       } catch (JedisAskDataException e) {
+        // the slot is moving and the keys are already on the target: ask there, this once
         if (attempt >= MAX_ATTEMPTS) {
           throw e;
         }
-        askedTo = e.getTargetNode();
+        redirectedTo = e.getTargetNode();
+        asking = true;
       } catch (JedisDataException e) {
         if (attempt >= MAX_ATTEMPTS || !String.valueOf(e.getMessage()).startsWith("TRYAGAIN")) {
           throw e;
         }
-        askedTo = null;
+        redirectedTo = null;
+        asking = false;
         pause();
       }
     }
   }
 
-  private Connection connectionFor(List<String> keys, HostAndPort askedTo) {
+  private Connection connectionFor(List<String> keys, HostAndPort redirectedTo) {
     if (provider instanceof ClusterConnectionProvider cluster) {
-      return askedTo != null
-          ? cluster.getConnection(askedTo)
+      return redirectedTo != null
+          ? cluster.getConnection(redirectedTo)
           : cluster.getConnectionFromSlot(JedisClusterCRC16.getSlot(keys.get(0)));
     }
     return provider.getConnection();

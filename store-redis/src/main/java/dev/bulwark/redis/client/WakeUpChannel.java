@@ -34,7 +34,10 @@ public final class WakeUpChannel implements AutoCloseable {
   private final WakeUpNotices notices;
   private final ScheduledExecutorService watcher;
 
-  /** Guarded by {@code this}: the subscriptions, per primary on a Cluster. */
+  /** One server or Sentinel: the one subscription; null on a Cluster. */
+  private final WakeUpSubscription single;
+
+  /** Guarded by {@code this}: on a Cluster, the subscription on each primary. */
   private final Map<HostAndPort, NodeSubscription> subscriptions = new LinkedHashMap<>();
 
   private boolean closed;
@@ -42,9 +45,7 @@ public final class WakeUpChannel implements AutoCloseable {
   private record NodeSubscription(UnifiedJedis client, WakeUpSubscription subscription) {
     void close() {
       subscription.close();
-      if (client != null) {
-        client.close();
-      }
+      client.close();
     }
   }
 
@@ -55,18 +56,16 @@ public final class WakeUpChannel implements AutoCloseable {
     this.channel = channel;
     this.notices = notices;
     if (connection.isCluster()) {
+      single = null;
       connection.primaryNodes().forEach(this::subscribeOn);
     } else {
-      subscriptions.put(
-          new HostAndPort("*", 0),
-          new NodeSubscription(
-              null,
-              new WakeUpSubscription(
-                  connection.client(),
-                  connection::currentMaster,
-                  channel,
-                  notices,
-                  settings.reconnectInterval())));
+      single =
+          new WakeUpSubscription(
+              connection.client(),
+              connection::currentMaster,
+              channel,
+              notices,
+              settings.reconnectInterval());
     }
     boolean follows = connection.isCluster() || connection.currentMaster() != null;
     if (follows) {
@@ -101,19 +100,17 @@ public final class WakeUpChannel implements AutoCloseable {
     return !all.isEmpty() && all.stream().allMatch(WakeUpSubscription::isSubscribed);
   }
 
-  /** The Cluster primaries subscribed on now; empty for one server or Sentinel. */
-  public synchronized Set<HostAndPort> subscribedPrimaries() {
-    return connection.isCluster() ? Set.copyOf(subscriptions.keySet()) : Set.of();
-  }
-
   private synchronized List<WakeUpSubscription> current() {
+    if (single != null) {
+      return List.of(single);
+    }
     return subscriptions.values().stream().map(NodeSubscription::subscription).toList();
   }
 
   private void followTopology() {
     try {
-      if (!connection.isCluster()) {
-        current().forEach(WakeUpSubscription::followCurrentNode);
+      if (single != null) {
+        single.followCurrentNode();
         return;
       }
       connection.refreshTopology();
@@ -164,6 +161,9 @@ public final class WakeUpChannel implements AutoCloseable {
   public void close() {
     if (watcher != null) {
       watcher.shutdownNow();
+    }
+    if (single != null) {
+      single.close();
     }
     List<NodeSubscription> all;
     synchronized (this) {
