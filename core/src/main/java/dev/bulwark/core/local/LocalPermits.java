@@ -6,7 +6,6 @@ import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
 import java.util.LinkedHashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -54,7 +53,7 @@ final class LocalPermits implements PermitStore {
     Bulkhead bulkhead = bulkheads.get(spec.name());
     return bulkhead != null
         ? bulkhead
-        : bulkheads.computeIfAbsent(spec.name(), n -> new Bulkhead());
+        : bulkheads.computeIfAbsent(spec.name(), n -> new Bulkhead(spec.limit()));
   }
 
   /**
@@ -68,18 +67,22 @@ final class LocalPermits implements PermitStore {
    */
   private static final class Bulkhead {
     private final AtomicInteger held = new AtomicInteger();
-    private final Set<Long> holders = ConcurrentHashMap.newKeySet();
+    private final HolderSet holders;
     private volatile int queued;
     private final LinkedHashSet<Long> queue = new LinkedHashSet<>();
 
+    Bulkhead(int limit) {
+      this.holders = new HolderSet(limit);
+    }
+
     Grant acquire(int limit, long requestId, boolean mayQueue, GrantListener listener) {
       if (queued == 0 && tryTake(limit)) {
-        holders.add(requestId);
+        holders.add(requestId, limit);
         return Grant.GRANTED;
       }
       synchronized (this) {
         if (queue.isEmpty() && tryTake(limit)) {
-          holders.add(requestId);
+          holders.add(requestId, limit);
           return Grant.GRANTED;
         }
         if (!mayQueue) {
@@ -122,7 +125,7 @@ final class LocalPermits implements PermitStore {
     private void handOver(int limit, long self, GrantListener listener) {
       while (!queue.isEmpty() && tryTake(limit)) {
         Long next = queue.iterator().next();
-        holders.add(next);
+        holders.add(next, limit);
         queue.remove(next);
         queued = queue.size();
         if (next != self) {
