@@ -28,6 +28,12 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
 
   private final LeaseRenewer renewer;
   private final LimitEvents events;
+  private final String name;
+  private final String key;
+
+  /**
+   * What the renewer keeps alive; null when the store's leases do not expire (nothing to renew).
+   */
   private final Lease lease;
 
   @SuppressWarnings("unused") // written through CLOSED
@@ -35,17 +41,32 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
 
   /**
    * @param renewer null when the store's leases do not expire
+   * @param key the lock key; empty for a bulkhead permit
    */
-  HeldGrant(long requestId, LeaseRenewer renewer, LimitEvents events, Lease lease) {
+  HeldGrant(
+      long requestId,
+      LeaseRenewer renewer,
+      LimitEvents events,
+      Lease.Kind kind,
+      String name,
+      String key,
+      long leaseMillis) {
     super(requestId);
     this.renewer = renewer;
     this.events = events;
-    this.lease = lease;
+    this.name = name;
+    this.key = key;
+    this.lease = renewer == null ? null : new Lease(kind, name, key, requestId, leaseMillis);
   }
 
   @Override
   public final String name() {
-    return lease.name();
+    return name;
+  }
+
+  @Override
+  public final String key() {
+    return key;
   }
 
   /**
@@ -81,7 +102,7 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
   public final void release() {
     try {
       if (!releaseInStore()) {
-        events.expiredAtRelease(lease.key());
+        events.expiredAtRelease(key);
         LOG.warning(
             () ->
                 "Bulwark: "
@@ -106,6 +127,6 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
 
   /** What is held, for log messages. */
   private String describe() {
-    return events + (lease.key().isEmpty() ? "" : " key '" + lease.key() + "'");
+    return events + (key.isEmpty() ? "" : " key '" + key + "'");
   }
 }

@@ -66,7 +66,6 @@ final class LockStep implements LimitStep {
   /** A lock held by this call; also the signal its thread parks on while queued. */
   private final class HeldLock extends HeldGrant {
 
-    private final String key;
     private final LockMode mode;
     private long fencingToken;
 
@@ -75,14 +74,11 @@ final class LockStep implements LimitStep {
           requestId,
           access.renewer(),
           events,
-          new Lease(Lease.Kind.LOCK, spec.name(), key, requestId, spec.leaseMillis()));
-      this.key = key;
+          Lease.Kind.LOCK,
+          spec.name(),
+          key,
+          spec.leaseMillis());
       this.mode = mode;
-    }
-
-    @Override
-    public String key() {
-      return key;
     }
 
     @Override
@@ -97,22 +93,22 @@ final class LockStep implements LimitStep {
 
     @Override
     boolean releaseInStore() {
-      return store.release(spec, key, requestId);
+      return store.release(spec, key(), requestId);
     }
 
     @Override
     public Grant request(boolean mayQueue) {
-      return store.acquire(spec, key, mode, requestId, mayQueue);
+      return store.acquire(spec, key(), mode, requestId, mayQueue);
     }
 
     @Override
     public Grant poll() {
-      return store.poll(spec, key, requestId);
+      return store.poll(spec, key(), requestId);
     }
 
     @Override
     public Grant cancel() {
-      return store.cancel(spec, key, requestId);
+      return store.cancel(spec, key(), requestId);
     }
   }
 }

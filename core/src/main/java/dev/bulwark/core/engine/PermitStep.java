@@ -68,12 +68,10 @@ final class PermitStep implements LimitStep {
           requestId,
           access.renewer(),
           events,
-          new Lease(Lease.Kind.PERMIT, spec.name(), "", requestId, spec.leaseMillis()));
-    }
-
-    @Override
-    public String key() {
-      return "";
+          Lease.Kind.PERMIT,
+          spec.name(),
+          "",
+          spec.leaseMillis());
     }
 
     @Override
