@@ -28,7 +28,10 @@ final class HolderSet {
   private final Set<Long> large = ConcurrentHashMap.newKeySet();
 
   HolderSet(int limit) {
-    slots = new AtomicLongArray(limit <= MAX_SLOTS ? limit : 0);
+    // a power of two at least the limit: an id's home slot is a mask, not a division
+    slots =
+        new AtomicLongArray(
+            limit <= 0 || limit > MAX_SLOTS ? 0 : Integer.highestOneBit(limit * 2 - 1));
     for (int i = 0; i < slots.length(); i++) {
       slots.set(i, FREE);
     }
@@ -36,17 +39,19 @@ final class HolderSet {
 
   /** Adds a holder of a bulkhead of {@code limit} permits that has just taken one. */
   void add(long requestId, int limit) {
-    if (limit > slots.length()) {
+    if (limit > slots.length() || slots.length() == 0) {
       large.add(requestId);
       return;
     }
     int length = slots.length();
-    int start = (int) Math.floorMod(requestId, (long) length);
+    int slot = home(requestId);
     while (true) {
-      for (int i = 0; i < length; i++) {
-        int slot = (start + i) % length;
+      for (int tried = 0; tried < length; tried++) {
         if (slots.get(slot) == FREE && slots.compareAndSet(slot, FREE, requestId)) {
           return;
+        }
+        if (++slot == length) {
+          slot = 0;
         }
       }
       Thread.onSpinWait(); // a releaser is between freeing its slot and giving its permit back
@@ -57,11 +62,21 @@ final class HolderSet {
    * @return whether {@code requestId} held a permit (and no longer does)
    */
   boolean remove(long requestId) {
-    for (int slot = 0; slot < slots.length(); slot++) {
+    int length = slots.length();
+    int slot = home(requestId);
+    for (int tried = 0; tried < length; tried++) {
       if (slots.get(slot) == requestId && slots.compareAndSet(slot, requestId, FREE)) {
         return true;
       }
+      if (++slot == length) {
+        slot = 0;
+      }
     }
     return !large.isEmpty() && large.remove(requestId);
+  }
+
+  /** Where an id's search starts: uncontended, its own slot, found at the first look. */
+  private int home(long requestId) {
+    return (int) requestId & (slots.length() - 1);
   }
 }
