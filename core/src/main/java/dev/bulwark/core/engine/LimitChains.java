@@ -3,6 +3,7 @@ package dev.bulwark.core.engine;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.core.config.RateLimitDefinition;
+import dev.bulwark.core.local.LocalStore;
 import dev.bulwark.event.BulwarkListener;
 import dev.bulwark.event.LimitType;
 import dev.bulwark.spi.LockSpec;
@@ -11,9 +12,9 @@ import dev.bulwark.spi.RateSpec;
 
 /**
  * Builds each limit's chain, once per limit, in the one order every primitive shares (outermost
- * first): events (only when somebody listens), counting, failure policy, the store. A lock adds
- * re-entry and the thread's lock context outside them. Adding a concern (metrics, tracing) is one
- * more link here.
+ * first): events (only when somebody listens), counting, failure policy (not for the local store,
+ * which cannot be unreachable), the store. A lock adds re-entry and the thread's lock context
+ * outside them. Adding a concern (metrics, tracing) is one more link here.
  */
 final class LimitChains {
 
@@ -48,7 +49,7 @@ final class LimitChains {
     LimitStep store = new PermitStep(definition, spec, access, events);
     LimitStep local =
         localAccess == null ? null : new PermitStep(definition, spec, localAccess, events);
-    return observed(new FailurePolicyStep(store, policy, local, events, outage), events);
+    return observed(withPolicy(store, local, events), events);
   }
 
   LimitStep rateLimit(RateLimitDefinition definition, RateSpec spec, LimitEvents events) {
@@ -57,16 +58,25 @@ final class LimitChains {
         localAccess == null
             ? null
             : new RateStep(definition, spec, localAccess.store().rates(), events);
-    return observed(new FailurePolicyStep(store, policy, local, events, outage), events);
+    return observed(withPolicy(store, local, events), events);
   }
 
   LimitStep lock(LockDefinition definition, LockSpec spec, LimitEvents events) {
     LimitStep store = new LockStep(definition, spec, access, events);
     LimitStep local =
         localAccess == null ? null : new LockStep(definition, spec, localAccess, events);
-    LimitStep guarded =
-        observed(new FailurePolicyStep(store, policy, local, events, outage), events);
+    LimitStep guarded = observed(withPolicy(store, local, events), events);
     return new ReentrantLockStep(new LockContextStep(guarded), definition.name());
+  }
+
+  /**
+   * The failure policy around a store link; none for the local store, which lives in this JVM and
+   * cannot be unreachable.
+   */
+  private LimitStep withPolicy(LimitStep store, LimitStep local, LimitEvents events) {
+    return access.store() instanceof LocalStore
+        ? store
+        : new FailurePolicyStep(store, policy, local, events, outage);
   }
 
   private LimitStep observed(LimitStep inner, LimitEvents events) {
