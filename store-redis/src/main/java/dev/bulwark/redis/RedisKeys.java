@@ -64,6 +64,11 @@ final class RedisKeys {
     }
   }
 
+  /** The last reply of each caller of rate limit {@code name}, under its hash tag. */
+  String rateReplies(String name) {
+    return prefix + "{r:" + name + "}:replies";
+  }
+
   String rate(String name, String type) {
     return prefix + "{r:" + name + "}:" + type;
   }

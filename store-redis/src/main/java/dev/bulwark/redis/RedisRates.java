@@ -17,28 +17,40 @@ import java.util.concurrent.TimeUnit;
  */
 final class RedisRates implements RateStore {
 
+  /** Each thread's reservations, numbered: a re-sent call carries the number of the first. */
+  private static final ThreadLocal<long[]> CALL_NUMBERS =
+      ThreadLocal.withInitial(() -> new long[1]);
+
   private final RedisCalls redis;
   private final RedisKeys keys;
+  private final boolean rememberReplies;
   private final Map<RateSpec, Call> calls = new ConcurrentHashMap<>();
 
-  RedisRates(RedisCalls redis, RedisKeys keys) {
+  /**
+   * @param rememberReplies whether the client may re-send a script (Jedis' Cluster executor does
+   *     after a connection error): then every reservation carries its caller and number, and the
+   *     script answers a re-sent one with its first reply instead of taking a second slot
+   */
+  RedisRates(RedisCalls redis, RedisKeys keys, boolean rememberReplies) {
     this.redis = redis;
     this.keys = keys;
+    this.rememberReplies = rememberReplies;
   }
 
   @Override
   public RateDecision reserve(RateSpec spec, long maxWaitNanos) {
     Call call = calls.computeIfAbsent(spec, this::callOf);
-    long micros =
-        (Long)
-            redis.run(
-                call.script(),
-                call.keys(),
-                List.of(
-                    call.permits(),
-                    call.windowMicros(),
-                    Long.toString(TimeUnit.NANOSECONDS.toMicros(Math.max(0, maxWaitNanos)))));
-    return decision(micros);
+    String maxWait = Long.toString(TimeUnit.NANOSECONDS.toMicros(Math.max(0, maxWaitNanos)));
+    List<String> args =
+        rememberReplies
+            ? List.of(
+                call.permits(),
+                call.windowMicros(),
+                maxWait,
+                redis.instance() + ":" + Thread.currentThread().getId(),
+                Long.toString(++CALL_NUMBERS.get()[0]))
+            : List.of(call.permits(), call.windowMicros(), maxWait);
+    return decision((Long) redis.run(call.script(), call.keys(), args));
   }
 
   /**
@@ -66,9 +78,10 @@ final class RedisRates implements RateStore {
       default:
         script = Scripts.RATE_SMOOTH;
     }
+    String state = keys.rate(spec.name(), spec.type().name().toLowerCase(Locale.ROOT));
     return new Call(
         script,
-        List.of(keys.rate(spec.name(), spec.type().name().toLowerCase(Locale.ROOT))),
+        rememberReplies ? List.of(state, keys.rateReplies(spec.name())) : List.of(state),
         Integer.toString(spec.permits()),
         Long.toString(TimeUnit.NANOSECONDS.toMicros(spec.windowNanos())));
   }

@@ -58,7 +58,7 @@ public final class RedisStore implements BulwarkStore {
                     connection, settings.waitReplicas(), settings.waitReplicasTimeout())
                 : null);
     this.permits = new RedisPermits(calls, keys);
-    this.rates = new RedisRates(calls, keys);
+    this.rates = new RedisRates(calls, keys, settings.topology() == RedisSettings.Topology.CLUSTER);
     this.locks = new RedisLocks(calls, keys);
     this.renewal =
         new LeaseRenewal(calls, keys, settings.topology() == RedisSettings.Topology.CLUSTER);

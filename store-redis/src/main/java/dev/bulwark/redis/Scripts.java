@@ -17,9 +17,9 @@ final class Scripts {
   static final LuaScript LOCK_CANCEL = LuaScript.load("lock_cancel", "expiry", "queue", "locks");
   static final LuaScript LOCK_RELEASE = LuaScript.load("lock_release", "expiry", "queue", "locks");
   static final LuaScript RENEW = LuaScript.load("renew", "expiry");
-  static final LuaScript RATE_SMOOTH = LuaScript.load("rate_smooth");
-  static final LuaScript RATE_FIXED = LuaScript.load("rate_fixed");
-  static final LuaScript RATE_ROLLING = LuaScript.load("rate_rolling");
+  static final LuaScript RATE_SMOOTH = LuaScript.loadRemembered("rate_smooth");
+  static final LuaScript RATE_FIXED = LuaScript.loadRemembered("rate_fixed");
+  static final LuaScript RATE_ROLLING = LuaScript.loadRemembered("rate_rolling");
   static final LuaScript DEFINE = LuaScript.load("define");
 
   private Scripts() {}

@@ -40,6 +40,24 @@ public final class LuaScript {
     return new LuaScript(name, source.toString());
   }
 
+  /**
+   * Loads a reservation script whose reply is remembered per caller ({@code lib/remembered.lua}):
+   * its body runs as a function, so a call re-sent by the client gets the first reply instead of a
+   * second reservation.
+   */
+  public static LuaScript loadRemembered(String name, String... libraries) {
+    StringBuilder source = new StringBuilder(read("lib/common.lua"));
+    for (String library : libraries) {
+      source.append('\n').append(read("lib/" + library + ".lua"));
+    }
+    source
+        .append("\nlocal function reserve()\n")
+        .append(read(name + ".lua"))
+        .append("\nend\n")
+        .append(read("lib/remembered.lua"));
+    return new LuaScript(name, source.toString());
+  }
+
   public String name() {
     return name;
   }
