@@ -2,17 +2,28 @@ package dev.bulwark.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.LockContext;
+import dev.bulwark.LockHandle;
 import dev.bulwark.LockMode;
+import dev.bulwark.LockPermit;
+import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.redis.RecordingStore.Wake;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.PermitSpec;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.RedisClient;
 
@@ -86,5 +97,55 @@ class ForgedWakeUpTest {
     assertThat(b.wakesSoFar(redis)).isEmpty();
     a.store().permits().release(one, 1);
     assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(2, 0));
+  }
+
+  /** Through the engine: the waiting thread starts on the store's hand-over, with its token. */
+  @Test
+  @Timeout(30)
+  void aWaitingCallStartsOnlyWhenTheStoreHandsItTheLockWithTheStoresToken(TestRedis test)
+      throws Exception {
+    Map<String, String> config = new HashMap<>();
+    config.put("bulwark.store", "redis");
+    config.put("bulwark.redis.url", test.url());
+    config.put("bulwark.redis.key-prefix", test.prefix());
+    config.put("bulwark.lock.accounts.waiting-time", "10s");
+    RedisClient redis = test.redis();
+    RedisKeys.LockKeys keys = test.keys().lock("accounts", "42");
+    try (BulwarkEngine engine = BulwarkEngine.start(ConfigLookup.of(config))) {
+      LockHandle lock = engine.programmatic().lock("accounts");
+      LockPermit held = lock.lock("42", LockMode.WRITE);
+      CompletableFuture<long[]> waiter =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return lock.call(
+                      "42",
+                      LockMode.WRITE,
+                      () -> new long[] {System.nanoTime(), LockContext.fencingToken()});
+                } catch (Exception e) {
+                  throw new CompletionException(e);
+                }
+              });
+      long asked = System.nanoTime();
+      while (redis.llen(keys.queue()) == 0) {
+        assertThat(System.nanoTime() - asked).isLessThan(TimeUnit.SECONDS.toNanos(5));
+        Thread.sleep(5);
+      }
+      String member = redis.lindex(keys.queue(), 0);
+      String instance = member.substring(0, member.indexOf(':'));
+      String request = member.substring(member.indexOf(':') + 1);
+
+      // on the channel before the store's own notice, so heard first if it were heard at all
+      redis.publish(test.prefix() + "wake:" + instance, request + ":" + Long.MAX_VALUE);
+      long released = System.nanoTime();
+      held.close();
+      long[] entered = waiter.get(10, TimeUnit.SECONDS);
+
+      assertThat(entered[1])
+          .isNotEqualTo(Long.MAX_VALUE)
+          .isEqualTo(Long.parseLong(redis.hget(keys.state(), "fence")))
+          .isGreaterThan(held.fencingToken());
+      assertThat(entered[0]).isGreaterThanOrEqualTo(released);
+    }
   }
 }
