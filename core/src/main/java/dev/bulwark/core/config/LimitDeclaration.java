@@ -72,11 +72,6 @@ public record LimitDeclaration(
     }
   }
 
-  /** Whether {@code member} was given, rather than taken from the annotation type's default. */
-  public boolean given(String member) {
-    return members.containsKey(member);
-  }
-
   private static Map<String, Object> membersOf(Annotation annotation) {
     Map<String, Object> values = new LinkedHashMap<>();
     for (Method member : annotation.annotationType().getDeclaredMethods()) {

@@ -12,10 +12,6 @@ abstract class ForwardingPermit implements LockPermit {
     this.held = held;
   }
 
-  final LockPermit held() {
-    return held;
-  }
-
   @Override
   public String name() {
     return held.name();

@@ -48,8 +48,4 @@ final class OutageWatch {
       }
     }
   }
-
-  boolean down() {
-    return downSince.get() != UP;
-  }
 }
