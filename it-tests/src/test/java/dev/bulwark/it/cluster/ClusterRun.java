@@ -1,6 +1,6 @@
 package dev.bulwark.it.cluster;
 
-import dev.bulwark.it.TestServices;
+import dev.bulwark.tck.TestServices;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -1,12 +1,12 @@
-package dev.bulwark.it;
+package dev.bulwark.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bulwark.it.TestServices.ContainerRuntime;
-import dev.bulwark.it.TestServices.Endpoint;
-import dev.bulwark.it.TestServices.Service;
-import dev.bulwark.it.TestServices.Source;
+import dev.bulwark.tck.TestServices.ContainerRuntime;
+import dev.bulwark.tck.TestServices.Endpoint;
+import dev.bulwark.tck.TestServices.Service;
+import dev.bulwark.tck.TestServices.Source;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

@@ -1,4 +1,4 @@
-package dev.bulwark.it;
+package dev.bulwark.tck;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
