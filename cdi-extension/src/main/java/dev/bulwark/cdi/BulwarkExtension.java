@@ -5,6 +5,7 @@ import dev.bulwark.DistributedLock;
 import dev.bulwark.DistributedRateLimit;
 import dev.bulwark.core.config.DefinitionResolver;
 import dev.bulwark.core.config.InvalidDefinitionException;
+import dev.bulwark.core.config.LimitDeclaration;
 import dev.bulwark.core.engine.EngineSettings;
 import dev.bulwark.core.registry.LimitCatalog;
 import jakarta.enterprise.event.Observes;
@@ -14,7 +15,10 @@ import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
 import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -25,6 +29,18 @@ import java.util.Set;
 public class BulwarkExtension implements Extension {
 
   private final Set<Class<?>> guarded = new LinkedHashSet<>();
+  private final List<LimitDeclaration> mapped = new ArrayList<>();
+
+  /**
+   * Adds declarations that another extension mapped from annotations that are not Bulwark's (as
+   * bulwark-fault-tolerance does for MicroProfile FT's {@code @Bulkhead}), before {@link
+   * AfterBeanDiscovery}: they are resolved and checked together with the Bulwark annotations, so a
+   * bad value or a name clash between both fails the deployment too. The extension also adds the
+   * matching binding to each method, so the interceptor runs.
+   */
+  public void declareMapped(Collection<LimitDeclaration> declarations) {
+    mapped.addAll(declarations);
+  }
 
   void collect(
       @Observes
@@ -43,8 +59,10 @@ public class BulwarkExtension implements Extension {
     LimitCatalog catalog = new LimitCatalog(new DefinitionResolver(MpConfigLookup.current()));
     try {
       EngineSettings.from(MpConfigLookup.current());
+      List<LimitDeclaration> declarations = new ArrayList<>(GuardedMethods.declarations(guarded));
+      declarations.addAll(mapped);
       catalog
-          .declareAll(GuardedMethods.declarations(guarded))
+          .declareAll(declarations)
           .forEach(problem -> discovery.addDefinitionError(new DefinitionException(problem)));
     } catch (InvalidDefinitionException e) {
       discovery.addDefinitionError(new DefinitionException(e.getMessage(), e));

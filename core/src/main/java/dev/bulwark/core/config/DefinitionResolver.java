@@ -193,7 +193,7 @@ public final class DefinitionResolver {
     }
 
     boolean enabled() {
-      Optional<MemberSource.Found> found = source.find("enabled", "enabled");
+      Optional<MemberSource.Found> found = source.findEnabled();
       if (found.isEmpty()) {
         return true;
       }

@@ -13,6 +13,13 @@ final class MemberSource {
   /** A value found in config, with the key it came from. */
   record Found(String key, String raw) {}
 
+  /**
+   * MicroProfile Fault Tolerance's switch for every policy but {@code @Fallback}: Bulwark's
+   * bindings are such policies, so it is the default of their {@code enabled}, below every {@code
+   * <annotation>/enabled} key as in MicroProfile FT.
+   */
+  static final String FT_NON_FALLBACK_ENABLED = "MP_Fault_Tolerance_NonFallback_Enabled";
+
   private static final Pattern SHORTHAND = Pattern.compile("\\s*(\\d+)\\s*/\\s*(\\S+)\\s*");
 
   private final ConfigLookup config;
@@ -51,6 +58,11 @@ final class MemberSource {
       }
     }
     return lookup(annotation + "/" + ftMember);
+  }
+
+  /** Whether the limit is enabled: its {@code enabled} keys, else MicroProfile FT's switch. */
+  Optional<Found> findEnabled() {
+    return find("enabled", "enabled").or(() -> lookup(FT_NON_FALLBACK_ENABLED));
   }
 
   /**

@@ -291,4 +291,34 @@ class DefinitionResolverTest {
         .isInstanceOf(InvalidDefinitionException.class)
         .hasMessageContaining("'bulwark.bulkhead.legacy-api.lease'");
   }
+
+  @Test
+  void microProfileNonFallbackSwitchIsTheDefaultOfEnabledBelowEveryEnabledKey() throws Exception {
+    assertThat(enabled(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", "false"))).isFalse();
+    assertThat(enabled(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", "true"))).isTrue();
+    for (String key :
+        new String[] {
+          CLASS + "/charge/DistributedBulkhead/enabled",
+          CLASS + "/DistributedBulkhead/enabled",
+          "bulwark.bulkhead.legacy-api.enabled",
+          "DistributedBulkhead/enabled"
+        }) {
+      assertThat(enabled(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", "false", key, "true")))
+          .as(key)
+          .isTrue();
+    }
+    BulkheadDefinition off =
+        new DefinitionResolver(
+                ConfigLookup.of(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", "false")))
+            .bulkhead(origin("charge"), bulkhead("charge"));
+    assertThat(off.sources()).containsEntry("enabled", "MP_Fault_Tolerance_NonFallback_Enabled");
+    assertThatThrownBy(() -> enabled(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", "no")))
+        .hasMessageContaining("config key 'MP_Fault_Tolerance_NonFallback_Enabled'");
+  }
+
+  private static boolean enabled(Map<String, String> config) throws Exception {
+    return new DefinitionResolver(ConfigLookup.of(config))
+        .bulkhead(origin("charge"), bulkhead("charge"))
+        .enabled();
+  }
 }

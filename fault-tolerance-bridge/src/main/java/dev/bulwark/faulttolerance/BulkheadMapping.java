@@ -1,0 +1,63 @@
+package dev.bulwark.faulttolerance;
+
+import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.config.LimitDeclaration;
+import dev.bulwark.core.config.LimitKind;
+import dev.bulwark.core.config.Origin;
+import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.faulttolerance.Bulkhead;
+
+/**
+ * Decides whether one MicroProfile FT {@code @Bulkhead} is cluster-wide and, if so, declares the
+ * Bulwark bulkhead that caps it: named {@code <class>#<method>}, its value the bulkhead's effective
+ * value after MicroProfile FT's config, failing fast like a synchronous {@code @Bulkhead}.
+ */
+final class BulkheadMapping {
+
+  static final String ANNOTATION = "Bulkhead";
+  static final String DISTRIBUTED = "bulwark.fault-tolerance.bulkhead.distributed";
+
+  private BulkheadMapping() {}
+
+  /**
+   * The declaration, or empty when the bulkhead stays per JVM: not chosen by a {@code distributed}
+   * key, or disabled for MicroProfile FT itself.
+   *
+   * @throws dev.bulwark.core.config.InvalidDefinitionException naming the method and the key
+   */
+  static Optional<LimitDeclaration> declaration(
+      ConfigLookup config, Class<?> beanClass, Method method, Origin origin, Bulkhead bulkhead) {
+    FtStyleKeys keys = new FtStyleKeys(config, ANNOTATION, origin);
+    boolean distributed = keys.find("distributed", DISTRIBUTED).map(keys::bool).orElse(false);
+    if (!distributed || !keys.enabled()) {
+      return Optional.empty();
+    }
+    Optional<FtStyleKeys.Found> configured = keys.find("value");
+    int value = configured.map(found -> positiveInt(keys, found)).orElse(bulkhead.value());
+    Map<String, Object> members = new LinkedHashMap<>();
+    members.put("name", "");
+    members.put("value", value);
+    members.put("waitingTime", 0L);
+    String source = configured.map(found -> "@Bulkhead " + found.key()).orElse("@Bulkhead");
+    return Optional.of(
+        new LimitDeclaration(LimitKind.BULKHEAD, origin, beanClass, method, members, source));
+  }
+
+  static int positiveInt(FtStyleKeys keys, FtStyleKeys.Found found) {
+    if (!found.raw().chars().allMatch(Character::isDigit)) {
+      throw keys.invalid(found, "is not a whole number");
+    }
+    try {
+      int value = Integer.parseInt(found.raw());
+      if (value > 0) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      throw keys.invalid(found, "is not a whole number");
+    }
+    throw keys.invalid(found, "must be greater than 0");
+  }
+}

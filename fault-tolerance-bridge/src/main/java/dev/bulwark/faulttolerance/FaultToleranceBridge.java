@@ -1,0 +1,159 @@
+package dev.bulwark.faulttolerance;
+
+import dev.bulwark.DistributedBulkhead;
+import dev.bulwark.DistributedRateLimit;
+import dev.bulwark.cdi.BulwarkExtension;
+import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.config.InvalidDefinitionException;
+import dev.bulwark.core.config.LimitDeclaration;
+import dev.bulwark.core.config.Origin;
+import jakarta.decorator.Decorator;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
+import jakarta.enterprise.inject.spi.AnnotatedMethod;
+import jakarta.enterprise.inject.spi.AnnotatedType;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.DefinitionException;
+import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
+import jakarta.enterprise.inject.spi.configurator.AnnotatedTypeConfigurator;
+import jakarta.interceptor.Interceptor;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.faulttolerance.Bulkhead;
+
+/**
+ * The portable extension (Weld, Payara) that makes chosen MicroProfile FT {@code @Bulkhead} (and
+ * SmallRye FT {@code @RateLimit}) methods cluster-wide. For each such method it declares the
+ * Bulwark limit (see {@link BulkheadMapping}, {@link RateLimitMapping}) and adds the Bulwark
+ * binding, so Bulwark's interceptor runs inside the FT implementation's, beside its per-JVM
+ * bulkhead. The declarations join Bulwark's own, so they are resolved, checked and listed in the
+ * startup table with them; a method that also carries Bulwark's own binding of that kind keeps only
+ * that one.
+ */
+public class FaultToleranceBridge implements Extension {
+
+  private static final String SMALLRYE_RATE_LIMIT = "io.smallrye.faulttolerance.api.RateLimit";
+
+  private final Class<? extends Annotation> rateLimitType = smallRyeRateLimit();
+  private final List<String> problems = new ArrayList<>();
+
+  void map(@Observes ProcessAnnotatedType<?> event, BeanManager beans) {
+    AnnotatedType<?> type = event.getAnnotatedType();
+    Class<?> beanClass = type.getJavaClass();
+    if (beanClass.isInterface()
+        || beanClass.isAnnotation()
+        || type.isAnnotationPresent(Interceptor.class)
+        || type.isAnnotationPresent(Decorator.class)) {
+      return;
+    }
+    ConfigLookup config = key -> ConfigProvider.getConfig().getOptionalValue(key, String.class);
+    List<LimitDeclaration> declarations = new ArrayList<>();
+    AnnotatedTypeConfigurator<?> configurator = null;
+    for (AnnotatedMethod<?> method : type.getMethods()) {
+      Method javaMethod = method.getJavaMember();
+      int modifiers = javaMethod.getModifiers();
+      if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || javaMethod.isBridge()) {
+        continue;
+      }
+      List<Annotation> bindings = new ArrayList<>();
+      try {
+        Bulkhead bulkhead = annotation(type, method, Bulkhead.class);
+        if (bulkhead != null && !bound(type, method, DistributedBulkhead.class)) {
+          BulkheadMapping.declaration(
+                  config, beanClass, javaMethod, origin(type, method, Bulkhead.class), bulkhead)
+              .ifPresent(
+                  declaration -> {
+                    declarations.add(declaration);
+                    bindings.add(BindingLiterals.BULKHEAD);
+                  });
+        }
+        if (rateLimitType != null) {
+          mapRateLimit(config, type, method)
+              .ifPresent(
+                  declaration -> {
+                    declarations.add(declaration);
+                    bindings.add(BindingLiterals.RATE_LIMIT);
+                  });
+        }
+      } catch (InvalidDefinitionException e) {
+        problems.add(e.getMessage());
+      }
+      if (!bindings.isEmpty()) {
+        if (configurator == null) {
+          configurator = event.configureAnnotatedType();
+        }
+        configurator
+            .filterMethods(m -> m.getJavaMember().equals(javaMethod))
+            .forEach(m -> bindings.forEach(m::add));
+      }
+    }
+    if (!declarations.isEmpty()) {
+      beans.getExtension(BulwarkExtension.class).declareMapped(declarations);
+    }
+  }
+
+  void report(@Observes AfterBeanDiscovery discovery) {
+    problems.forEach(problem -> discovery.addDefinitionError(new DefinitionException(problem)));
+  }
+
+  private Optional<LimitDeclaration> mapRateLimit(
+      ConfigLookup config, AnnotatedType<?> type, AnnotatedMethod<?> method) {
+    Annotation rateLimit = annotation(type, method, rateLimitType);
+    if (rateLimit == null || bound(type, method, DistributedRateLimit.class)) {
+      return Optional.empty();
+    }
+    return RateLimitMapping.declaration(
+        config,
+        type.getJavaClass(),
+        method.getJavaMember(),
+        origin(type, method, rateLimitType),
+        rateLimit);
+  }
+
+  /** The annotation on the method, else on the class (MicroProfile FT's class-level form). */
+  private static <A extends Annotation> A annotation(
+      AnnotatedType<?> type, AnnotatedMethod<?> method, Class<A> annotationType) {
+    A annotation = method.getAnnotation(annotationType);
+    return annotation != null ? annotation : type.getAnnotation(annotationType);
+  }
+
+  private static boolean bound(
+      AnnotatedType<?> type, AnnotatedMethod<?> method, Class<? extends Annotation> binding) {
+    return method.isAnnotationPresent(binding) || type.isAnnotationPresent(binding);
+  }
+
+  /**
+   * As for Bulwark's own bindings: a method-level annotation belongs to the method's class, a
+   * class-level one to the class that declares it, and both name the FT-style keys.
+   */
+  private static Origin origin(
+      AnnotatedType<?> type, AnnotatedMethod<?> method, Class<? extends Annotation> annotation) {
+    Method javaMethod = method.getJavaMember();
+    if (!method.isAnnotationPresent(annotation)) {
+      for (Class<?> c = type.getJavaClass();
+          c != null && c != Object.class;
+          c = c.getSuperclass()) {
+        if (c.getDeclaredAnnotation(annotation) != null) {
+          return Origin.of(c, javaMethod);
+        }
+      }
+      return Origin.of(type.getJavaClass(), javaMethod);
+    }
+    return Origin.of(javaMethod.getDeclaringClass(), javaMethod);
+  }
+
+  private static Class<? extends Annotation> smallRyeRateLimit() {
+    try {
+      return Class.forName(SMALLRYE_RATE_LIMIT, false, FaultToleranceBridge.class.getClassLoader())
+          .asSubclass(Annotation.class);
+    } catch (ClassNotFoundException | LinkageError e) {
+      return null; // SmallRye FT is not on the class path: nothing to map
+    }
+  }
+}

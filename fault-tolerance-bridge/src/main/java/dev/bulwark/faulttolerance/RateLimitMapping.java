@@ -1,0 +1,127 @@
+package dev.bulwark.faulttolerance;
+
+import dev.bulwark.RateLimitType;
+import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.config.InvalidDefinitionException;
+import dev.bulwark.core.config.LimitDeclaration;
+import dev.bulwark.core.config.LimitKind;
+import dev.bulwark.core.config.Origin;
+import io.smallrye.faulttolerance.api.RateLimit;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Decides whether one SmallRye FT {@code @RateLimit} is cluster-wide and, if so, declares the
+ * Bulwark rate limit that enforces it with its effective value, window and type (SmallRye's {@code
+ * FIXED}, {@code ROLLING} and {@code SMOOTH} have Bulwark counterparts of the same name). A minimum
+ * spacing between calls has none, so it fails the deployment instead of being dropped. Loaded only
+ * when SmallRye FT's API is on the class path.
+ */
+final class RateLimitMapping {
+
+  static final String ANNOTATION = "RateLimit";
+  static final String DISTRIBUTED = "bulwark.fault-tolerance.rate-limit.distributed";
+
+  private RateLimitMapping() {}
+
+  /**
+   * The declaration, or empty when the rate limit stays per JVM.
+   *
+   * @throws dev.bulwark.core.config.InvalidDefinitionException naming the method and the key or
+   *     member that cannot be mapped
+   */
+  static Optional<LimitDeclaration> declaration(
+      ConfigLookup config,
+      Class<?> beanClass,
+      Method method,
+      Origin origin,
+      Annotation annotation) {
+    RateLimit rateLimit = (RateLimit) annotation;
+    FtStyleKeys keys = new FtStyleKeys(config, ANNOTATION, origin);
+    boolean distributed = keys.find("distributed", DISTRIBUTED).map(keys::bool).orElse(false);
+    if (!distributed || !keys.enabled()) {
+      return Optional.empty();
+    }
+    long minSpacing =
+        keys.find("minSpacing").map(found -> whole(keys, found)).orElse(rateLimit.minSpacing());
+    if (minSpacing > 0) {
+      throw new InvalidDefinitionException(
+          "Cannot make @RateLimit on "
+              + origin.describe()
+              + " cluster-wide: minSpacing = "
+              + minSpacing
+              + " (from "
+              + keys.find("minSpacing").map(FtStyleKeys.Found::key).orElse("the annotation")
+              + ") has no cluster-wide equivalent in Bulwark. Set it to 0, or keep this rate"
+              + " limit per JVM with "
+              + origin.className()
+              + "/"
+              + origin.methodName()
+              + "/RateLimit/distributed=false");
+    }
+    Map<String, Object> members = new LinkedHashMap<>();
+    StringBuilder source = new StringBuilder("@RateLimit");
+    members.put("name", "");
+    members.put(
+        "value",
+        keys.find("value")
+            .map(found -> noted(source, found, BulkheadMapping.positiveInt(keys, found)))
+            .orElse(rateLimit.value()));
+    members.put(
+        "window",
+        keys.find("window")
+            .map(found -> noted(source, found, whole(keys, found)))
+            .orElse(rateLimit.window()));
+    members.put(
+        "windowUnit",
+        keys.find("windowUnit")
+            .map(found -> noted(source, found, unit(keys, found)))
+            .orElse(rateLimit.windowUnit()));
+    members.put(
+        "type",
+        keys.find("type")
+            .map(found -> noted(source, found, type(keys, found)))
+            .orElse(RateLimitType.valueOf(rateLimit.type().name())));
+    members.put("waitingTime", 0L);
+    return Optional.of(
+        new LimitDeclaration(
+            LimitKind.RATE_LIMIT, origin, beanClass, method, members, source.toString()));
+  }
+
+  private static <T> T noted(StringBuilder source, FtStyleKeys.Found found, T value) {
+    source.append(' ').append(found.key());
+    return value;
+  }
+
+  private static long whole(FtStyleKeys keys, FtStyleKeys.Found found) {
+    try {
+      if (found.raw().chars().allMatch(Character::isDigit)) {
+        return Long.parseLong(found.raw());
+      }
+    } catch (NumberFormatException e) {
+      // too long: reported below
+    }
+    throw keys.invalid(found, "is not a whole number");
+  }
+
+  private static ChronoUnit unit(FtStyleKeys keys, FtStyleKeys.Found found) {
+    try {
+      return ChronoUnit.valueOf(found.raw().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw keys.invalid(found, "is not a ChronoUnit");
+    }
+  }
+
+  private static RateLimitType type(FtStyleKeys keys, FtStyleKeys.Found found) {
+    try {
+      return RateLimitType.valueOf(found.raw().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw keys.invalid(found, "is not fixed, rolling or smooth");
+    }
+  }
+}
