@@ -1,6 +1,7 @@
 package dev.bulwark.faulttolerance;
 
 import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LimitDeclaration;
 import dev.bulwark.core.config.LimitKind;
 import dev.bulwark.core.config.Origin;
@@ -8,6 +9,7 @@ import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 
 /**
@@ -26,7 +28,8 @@ final class BulkheadMapping {
    * The declaration, or empty when the bulkhead stays per JVM: not chosen by a {@code distributed}
    * key, or disabled for MicroProfile FT itself.
    *
-   * @throws dev.bulwark.core.config.InvalidDefinitionException naming the method and the key
+   * @throws InvalidDefinitionException naming the method and the key, or a method whose work goes
+   *     on after it returns
    */
   static Optional<LimitDeclaration> declaration(
       ConfigLookup config, Class<?> beanClass, Method method, Origin origin, Bulkhead bulkhead) {
@@ -34,6 +37,19 @@ final class BulkheadMapping {
     boolean distributed = keys.find("distributed", DISTRIBUTED).map(keys::bool).orElse(false);
     if (!distributed || !keys.enabled()) {
       return Optional.empty();
+    }
+    if (completesLater(method)) {
+      throw new InvalidDefinitionException(
+          "Cannot make @Bulkhead on "
+              + origin.describe()
+              + " cluster-wide: it returns "
+              + method.getReturnType().getSimpleName()
+              + ", and Bulwark's bulkhead holds its permit while the method runs, not until what"
+              + " it returns completes. Keep this bulkhead per JVM with "
+              + origin.className()
+              + "/"
+              + origin.methodName()
+              + "/Bulkhead/distributed=false");
     }
     Optional<FtStyleKeys.Found> configured = keys.find("value");
     int value = configured.map(found -> positiveInt(keys, found)).orElse(bulkhead.value());
@@ -44,6 +60,16 @@ final class BulkheadMapping {
     String source = configured.map(found -> "@Bulkhead " + found.key()).orElse("@Bulkhead");
     return Optional.of(
         new LimitDeclaration(LimitKind.BULKHEAD, origin, beanClass, method, members, source));
+  }
+
+  /**
+   * A method whose work goes on after it returns ({@code CompletionStage}, Mutiny {@code Uni}): the
+   * permit would be given back while the work still runs.
+   */
+  private static boolean completesLater(Method method) {
+    Class<?> returned = method.getReturnType();
+    return CompletionStage.class.isAssignableFrom(returned)
+        || returned.getName().equals("io.smallrye.mutiny.Uni");
   }
 
   static int positiveInt(FtStyleKeys keys, FtStyleKeys.Found found) {

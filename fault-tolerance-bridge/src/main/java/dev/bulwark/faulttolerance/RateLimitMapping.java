@@ -32,8 +32,8 @@ final class RateLimitMapping {
   /**
    * The declaration, or empty when the rate limit stays per JVM.
    *
-   * @throws dev.bulwark.core.config.InvalidDefinitionException naming the method and the key or
-   *     member that cannot be mapped
+   * @throws InvalidDefinitionException naming the method and the key or member that cannot be
+   *     mapped
    */
   static Optional<LimitDeclaration> declaration(
       ConfigLookup config,

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
+import org.eclipse.microprofile.faulttolerance.Fallback;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
@@ -50,6 +51,21 @@ class ClusterWideTest {
     public String busy(Occupancy occupancy) {
       occupancy.stay(Duration.ofMillis(2));
       return "ran";
+    }
+  }
+
+  /** A cluster-wide rejection reaches FT's @Fallback, as the per-JVM one does. */
+  @ApplicationScoped
+  public static class WithFallback {
+    @Bulkhead(3)
+    @Fallback(fallbackMethod = "busy", applyOn = BulkheadException.class)
+    public String run(Gate gate) {
+      gate.pass();
+      return "ran";
+    }
+
+    public String busy(Gate gate) {
+      return "fallback";
     }
   }
 
@@ -119,7 +135,9 @@ class ClusterWideTest {
             .set("bulwark.fault-tolerance.rate-limit.distributed", "true")
             .set(LocalReports.class.getName() + "/Bulkhead/distributed", "false")
             .set(Overridden.class.getName() + "/run/Bulkhead/value", "2");
-    Class<?>[] beans = {Reports.class, LocalReports.class, Overridden.class, Quotes.class};
+    Class<?>[] beans = {
+      Reports.class, WithFallback.class, LocalReports.class, Overridden.class, Quotes.class
+    };
     first = Containers.boot(beans);
     second = Containers.boot(beans);
   }
@@ -165,6 +183,27 @@ class ClusterWideTest {
     }
     assertThat(gate.maxInside()).isEqualTo(3);
     assertThat(onSecond.run(Gate.opened())).isEqualTo("ran");
+  }
+
+  /** Bulwark's interceptor runs inside FT's, so FT's @Fallback handles its rejection. */
+  @Test
+  void fallbackHandlesAClusterWideRejection() throws Exception {
+    WithFallback onFirst = first.select(WithFallback.class).get();
+    WithFallback onSecond = second.select(WithFallback.class).get();
+    Gate gate = new Gate();
+    List<Future<String>> held = new ArrayList<>();
+    held.add(callers.submit(() -> onFirst.run(gate)));
+    held.add(callers.submit(() -> onFirst.run(gate)));
+    held.add(callers.submit(() -> onFirst.run(gate)));
+    gate.awaitInside(3, WAIT);
+
+    String onSecondOutcome = onSecond.run(Gate.opened());
+    gate.open();
+
+    assertThat(onSecondOutcome).isEqualTo("fallback");
+    for (Future<String> call : held) {
+      assertThat(call.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("ran");
+    }
   }
 
   @Test

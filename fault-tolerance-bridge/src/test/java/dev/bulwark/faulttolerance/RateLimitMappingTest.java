@@ -103,18 +103,4 @@ class RateLimitMappingTest {
       assertThat(MappedDefinitions.of(container)).containsKey(Spaced.class.getName() + "#spaced");
     }
   }
-
-  @Test
-  void aDistributedKeyThatIsNotABooleanFailsTheDeploymentNamingTheKey() {
-    try (Containers.Config config =
-        Containers.config().set(Reports.class.getName() + "/run/Bulkhead/distributed", "yes")) {
-      assertThatThrownBy(() -> Containers.boot(Reports.class).close())
-          .hasStackTraceContaining(
-              "Invalid @Bulkhead on "
-                  + Reports.class.getName()
-                  + "#run: config key '"
-                  + Reports.class.getName()
-                  + "/run/Bulkhead/distributed' = 'yes' is not true or false");
-    }
-  }
 }
