@@ -77,7 +77,8 @@ public final class Deployments {
 
   /**
    * The bulwark-cdi jar (or, in a reactor build, its {@code target/classes}), found as the
-   * classpath root that registers a {@code dev.bulwark} portable extension.
+   * classpath root that registers a {@code dev.bulwark.cdi} portable extension (bulwark-fault-
+   * tolerance registers one of its own).
    */
   static JavaArchive bulwarkCdiLibrary() {
     List<String> seen = new ArrayList<>();
@@ -120,7 +121,7 @@ public final class Deployments {
     try (InputStream in = services.openStream();
         BufferedReader reader =
             new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-      return reader.lines().map(String::trim).anyMatch(line -> line.startsWith("dev.bulwark."));
+      return reader.lines().map(String::trim).anyMatch(line -> line.startsWith("dev.bulwark.cdi."));
     }
   }
 }
