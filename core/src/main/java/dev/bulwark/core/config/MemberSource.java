@@ -1,5 +1,6 @@
 package dev.bulwark.core.config;
 
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -91,10 +92,22 @@ final class MemberSource {
                         + key
                         + "' = '"
                         + found.raw()
-                        + "' must be <permits>/<window>, e.g. 100/1m");
+                        + "' must be <permits>/<window>, e.g. 100/1m or 100/minute");
               }
-              return new Found(key, parts.group(namedMember.equals("value") ? 1 : 2));
+              return new Found(
+                  key, namedMember.equals("value") ? parts.group(1) : windowOfOne(parts.group(2)));
             });
+  }
+
+  /** {@code 100/minute} reads as "per minute": a unit word stands for one of that unit. */
+  private static String windowOfOne(String window) {
+    return switch (window.toLowerCase(Locale.ROOT)) {
+      case "second", "sec" -> "1s";
+      case "minute", "min" -> "1m";
+      case "hour" -> "1h";
+      case "day" -> "1d";
+      default -> window;
+    };
   }
 
   private Optional<Found> lookup(String key) {

@@ -14,6 +14,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class DefinitionResolverTest {
 
@@ -263,6 +265,37 @@ class DefinitionResolverTest {
         .isInstanceOf(InvalidDefinitionException.class)
         .hasMessageContaining("'bulwark.rate-limit.partner-api'")
         .hasMessageContaining("<permits>/<window>");
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "100/second, PT1S",
+    "100/sec, PT1S",
+    "100/minute, PT1M",
+    "100/min, PT1M",
+    "100/hour, PT1H",
+    "100/day, PT24H",
+    "100/Minute, PT1M",
+    "100/5m, PT5M"
+  })
+  void theRateShorthandTakesAUnitWordForAWindowOfOne(String shorthand, Duration window) {
+    RateLimitDefinition definition =
+        new DefinitionResolver(ConfigLookup.of(Map.of("bulwark.rate-limit.partner-api", shorthand)))
+            .rateLimit("partner-api");
+    assertThat(definition.value()).isEqualTo(100);
+    assertThat(definition.window()).isEqualTo(window);
+  }
+
+  @Test
+  void anUnknownUnitWordInTheShorthandNamesTheKey() {
+    assertThatThrownBy(
+            () ->
+                new DefinitionResolver(
+                        ConfigLookup.of(Map.of("bulwark.rate-limit.partner-api", "100/fortnight")))
+                    .rateLimit("partner-api"))
+        .isInstanceOf(InvalidDefinitionException.class)
+        .hasMessageContaining("'bulwark.rate-limit.partner-api'")
+        .hasMessageContaining("fortnight");
   }
 
   @Test
