@@ -6,7 +6,9 @@ import dev.bulwark.core.config.LimitDeclaration;
 import dev.bulwark.core.config.LimitKind;
 import dev.bulwark.core.config.Origin;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -31,11 +33,11 @@ final class BulkheadMapping {
    * @throws InvalidDefinitionException naming the method and the key, or a method whose work goes
    *     on after it returns
    */
-  static Optional<LimitDeclaration> declaration(
+  static Optional<Mapped> declaration(
       ConfigLookup config, Class<?> beanClass, Method method, Origin origin, Bulkhead bulkhead) {
     FtStyleKeys keys = new FtStyleKeys(config, ANNOTATION, origin);
-    boolean distributed = keys.find("distributed", DISTRIBUTED).map(keys::bool).orElse(false);
-    if (!distributed || !keys.enabled()) {
+    Optional<FtStyleKeys.Found> chosen = keys.find("distributed", DISTRIBUTED);
+    if (!chosen.map(keys::bool).orElse(false) || !keys.enabled()) {
       return Optional.empty();
     }
     if (completesLater(method)) {
@@ -57,9 +59,14 @@ final class BulkheadMapping {
     members.put("name", "");
     members.put("value", value);
     members.put("waitingTime", 0L);
-    String source = configured.map(found -> "@Bulkhead " + found.key()).orElse("@Bulkhead");
+    List<String> used = new ArrayList<>();
+    used.add(chosen.get().key());
+    configured.ifPresent(found -> used.add(found.key()));
     return Optional.of(
-        new LimitDeclaration(LimitKind.BULKHEAD, origin, beanClass, method, members, source));
+        new Mapped(
+            new LimitDeclaration(
+                LimitKind.BULKHEAD, origin, beanClass, method, members, "@" + ANNOTATION),
+            used));
   }
 
   /**

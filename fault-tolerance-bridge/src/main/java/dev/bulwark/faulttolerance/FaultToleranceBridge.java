@@ -5,7 +5,6 @@ import dev.bulwark.DistributedRateLimit;
 import dev.bulwark.cdi.BulwarkExtension;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.InvalidDefinitionException;
-import dev.bulwark.core.config.LimitDeclaration;
 import dev.bulwark.core.config.Origin;
 import jakarta.decorator.Decorator;
 import jakarta.enterprise.event.Observes;
@@ -24,6 +23,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 
@@ -38,6 +38,7 @@ import org.eclipse.microprofile.faulttolerance.Bulkhead;
  */
 public class FaultToleranceBridge implements Extension {
 
+  private static final Logger LOG = Logger.getLogger("dev.bulwark");
   private static final String SMALLRYE_RATE_LIMIT = "io.smallrye.faulttolerance.api.RateLimit";
 
   private final Class<? extends Annotation> rateLimitType = smallRyeRateLimit();
@@ -53,7 +54,7 @@ public class FaultToleranceBridge implements Extension {
       return;
     }
     ConfigLookup config = key -> ConfigProvider.getConfig().getOptionalValue(key, String.class);
-    List<LimitDeclaration> declarations = new ArrayList<>();
+    List<Mapped> declarations = new ArrayList<>();
     AnnotatedTypeConfigurator<?> configurator = null;
     for (AnnotatedMethod<?> method : type.getMethods()) {
       Method javaMethod = method.getJavaMember();
@@ -68,8 +69,8 @@ public class FaultToleranceBridge implements Extension {
           BulkheadMapping.declaration(
                   config, beanClass, javaMethod, origin(type, method, Bulkhead.class), bulkhead)
               .ifPresent(
-                  declaration -> {
-                    declarations.add(declaration);
+                  mapped -> {
+                    declarations.add(mapped);
                     bindings.add(BindingLiterals.BULKHEAD);
                   });
         }
@@ -94,7 +95,10 @@ public class FaultToleranceBridge implements Extension {
       }
     }
     if (!declarations.isEmpty()) {
-      beans.getExtension(BulwarkExtension.class).declareMapped(declarations);
+      declarations.forEach(mapped -> LOG.info(mapped.describe()));
+      beans
+          .getExtension(BulwarkExtension.class)
+          .declareMapped(declarations.stream().map(Mapped::declaration).toList());
     }
   }
 
@@ -102,7 +106,7 @@ public class FaultToleranceBridge implements Extension {
     problems.forEach(problem -> discovery.addDefinitionError(new DefinitionException(problem)));
   }
 
-  private Optional<LimitDeclaration> mapRateLimit(
+  private Optional<Mapped> mapRateLimit(
       ConfigLookup config, AnnotatedType<?> type, AnnotatedMethod<?> method) {
     Annotation rateLimit = annotation(type, method, rateLimitType);
     if (rateLimit == null || bound(type, method, DistributedRateLimit.class)) {

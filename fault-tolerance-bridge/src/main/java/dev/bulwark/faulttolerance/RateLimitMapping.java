@@ -10,7 +10,9 @@ import io.smallrye.faulttolerance.api.RateLimit;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -35,7 +37,7 @@ final class RateLimitMapping {
    * @throws InvalidDefinitionException naming the method and the key or member that cannot be
    *     mapped
    */
-  static Optional<LimitDeclaration> declaration(
+  static Optional<Mapped> declaration(
       ConfigLookup config,
       Class<?> beanClass,
       Method method,
@@ -43,8 +45,8 @@ final class RateLimitMapping {
       Annotation annotation) {
     RateLimit rateLimit = (RateLimit) annotation;
     FtStyleKeys keys = new FtStyleKeys(config, ANNOTATION, origin);
-    boolean distributed = keys.find("distributed", DISTRIBUTED).map(keys::bool).orElse(false);
-    if (!distributed || !keys.enabled()) {
+    Optional<FtStyleKeys.Found> chosen = keys.find("distributed", DISTRIBUTED);
+    if (!chosen.map(keys::bool).orElse(false) || !keys.enabled()) {
       return Optional.empty();
     }
     long minSpacing =
@@ -65,36 +67,38 @@ final class RateLimitMapping {
               + "/RateLimit/distributed=false");
     }
     Map<String, Object> members = new LinkedHashMap<>();
-    StringBuilder source = new StringBuilder("@RateLimit");
+    List<String> used = new ArrayList<>(List.of(chosen.get().key()));
     members.put("name", "");
     members.put(
         "value",
         keys.find("value")
-            .map(found -> noted(source, found, BulkheadMapping.positiveInt(keys, found)))
+            .map(found -> noted(used, found, BulkheadMapping.positiveInt(keys, found)))
             .orElse(rateLimit.value()));
     members.put(
         "window",
         keys.find("window")
-            .map(found -> noted(source, found, whole(keys, found)))
+            .map(found -> noted(used, found, whole(keys, found)))
             .orElse(rateLimit.window()));
     members.put(
         "windowUnit",
         keys.find("windowUnit")
-            .map(found -> noted(source, found, unit(keys, found)))
+            .map(found -> noted(used, found, unit(keys, found)))
             .orElse(rateLimit.windowUnit()));
     members.put(
         "type",
         keys.find("type")
-            .map(found -> noted(source, found, type(keys, found)))
+            .map(found -> noted(used, found, type(keys, found)))
             .orElse(RateLimitType.valueOf(rateLimit.type().name())));
     members.put("waitingTime", 0L);
     return Optional.of(
-        new LimitDeclaration(
-            LimitKind.RATE_LIMIT, origin, beanClass, method, members, source.toString()));
+        new Mapped(
+            new LimitDeclaration(
+                LimitKind.RATE_LIMIT, origin, beanClass, method, members, "@" + ANNOTATION),
+            used));
   }
 
-  private static <T> T noted(StringBuilder source, FtStyleKeys.Found found, T value) {
-    source.append(' ').append(found.key());
+  private static <T> T noted(List<String> used, FtStyleKeys.Found found, T value) {
+    used.add(found.key());
     return value;
   }
 

@@ -125,7 +125,8 @@ class ConfigPrecedenceTest {
     assertThat(value(Plain.class.getName() + "#a")).isEqualTo(7);
     assertThat(value(Chosen.class.getName() + "#b")).isEqualTo(7);
     assertThat(limits.get(ClassLevel.class.getName() + "#b").sources())
-        .containsEntry("value", "@Bulkhead " + ClassLevel.class.getName() + "/b/Bulkhead/value");
+        .containsEntry("value", "@Bulkhead")
+        .containsEntry("lease", "@Bulkhead");
   }
 
   @Test

@@ -1,0 +1,21 @@
+package dev.bulwark.faulttolerance;
+
+import dev.bulwark.core.config.LimitDeclaration;
+import java.util.List;
+
+/**
+ * A MicroProfile FT annotation made cluster-wide: the Bulwark declaration, and the MicroProfile FT
+ * config keys it was chosen by and took members from, which the bridge logs (the startup table
+ * shows the declaration's source as the annotation).
+ */
+record Mapped(LimitDeclaration declaration, List<String> keys) {
+
+  String describe() {
+    return "Bulwark: @"
+        + declaration.source().substring(1)
+        + " on "
+        + declaration.origin().describe()
+        + " is cluster-wide, from config keys "
+        + String.join(", ", keys);
+  }
+}
