@@ -83,6 +83,17 @@ class ConfigPrecedenceTest {
     }
   }
 
+  /** Not a bean: its method is inherited by {@link Derived}. */
+  public static class Base {
+    @Bulkhead(3)
+    public String inherited() {
+      return "inherited";
+    }
+  }
+
+  @ApplicationScoped
+  public static class Derived extends Base {}
+
   private static Containers.Config config;
   private static WeldContainer container;
   private static Map<String, LimitDefinition> limits;
@@ -101,7 +112,13 @@ class ConfigPrecedenceTest {
             .set(Disabled.class.getName() + "/a/Bulkhead/enabled", "false");
     container =
         Containers.boot(
-            Chosen.class, ClassLevel.class, Plain.class, Named.class, Both.class, Disabled.class);
+            Chosen.class,
+            ClassLevel.class,
+            Plain.class,
+            Named.class,
+            Both.class,
+            Disabled.class,
+            Derived.class);
     limits = MappedDefinitions.of(container);
   }
 
@@ -142,6 +159,13 @@ class ConfigPrecedenceTest {
     assertThat(limits.get(Both.class.getName() + "#a").sources())
         .containsEntry("value", "annotation");
     assertThat(limits).doesNotContainKey(Disabled.class.getName() + "#a");
+  }
+
+  /** As for Bulwark's own: a method-level annotation names the limit after the method's class. */
+  @Test
+  void anInheritedMethodIsNamedAfterTheClassThatDeclaresIt() {
+    assertThat(value(Base.class.getName() + "#inherited")).isEqualTo(7);
+    assertThat(container.select(Derived.class).get().inherited()).isEqualTo("inherited");
   }
 
   private static int value(String name) {
