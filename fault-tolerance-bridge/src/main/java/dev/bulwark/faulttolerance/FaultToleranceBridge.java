@@ -53,8 +53,6 @@ public class FaultToleranceBridge implements Extension {
         || type.isAnnotationPresent(Decorator.class)) {
       return;
     }
-    System.err.println(
-        "DEBUG2 " + beanClass + " " + type.getMethods().size() + " " + type.getMethods());
     ConfigLookup config = key -> ConfigProvider.getConfig().getOptionalValue(key, String.class);
     List<Mapped> declarations = new ArrayList<>();
     AnnotatedTypeConfigurator<?> configurator = null;
