@@ -15,8 +15,10 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.DefinitionException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
+import jakarta.enterprise.inject.spi.WithAnnotations;
 import jakarta.enterprise.inject.spi.configurator.AnnotatedTypeConfigurator;
 import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InterceptorBinding;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -44,7 +46,13 @@ public class FaultToleranceBridge implements Extension {
   private final Class<? extends Annotation> rateLimitType = smallRyeRateLimit();
   private final List<String> problems = new ArrayList<>();
 
-  void map(@Observes ProcessAnnotatedType<?> event, BeanManager beans) {
+  /**
+   * Every annotation it maps is an interceptor binding (MicroProfile FT's and SmallRye's alike), so
+   * types without one are not looked at; the filter names no FT type, which may be absent.
+   */
+  void map(
+      @Observes @WithAnnotations(InterceptorBinding.class) ProcessAnnotatedType<?> event,
+      BeanManager beans) {
     AnnotatedType<?> type = event.getAnnotatedType();
     Class<?> beanClass = type.getJavaClass();
     if (beanClass.isInterface()
@@ -54,7 +62,7 @@ public class FaultToleranceBridge implements Extension {
       return;
     }
     ConfigLookup config = key -> ConfigProvider.getConfig().getOptionalValue(key, String.class);
-    List<Mapped> declarations = new ArrayList<>();
+    List<Mapped> mappedHere = new ArrayList<>();
     AnnotatedTypeConfigurator<?> configurator = null;
     for (AnnotatedMethod<?> method : type.getMethods()) {
       Method javaMethod = method.getJavaMember();
@@ -70,15 +78,15 @@ public class FaultToleranceBridge implements Extension {
                   config, beanClass, javaMethod, origin(type, method, Bulkhead.class), bulkhead)
               .ifPresent(
                   mapped -> {
-                    declarations.add(mapped);
+                    mappedHere.add(mapped);
                     bindings.add(BindingLiterals.BULKHEAD);
                   });
         }
         if (rateLimitType != null) {
           mapRateLimit(config, type, method)
               .ifPresent(
-                  declaration -> {
-                    declarations.add(declaration);
+                  mapped -> {
+                    mappedHere.add(mapped);
                     bindings.add(BindingLiterals.RATE_LIMIT);
                   });
         }
@@ -94,11 +102,11 @@ public class FaultToleranceBridge implements Extension {
             .forEach(m -> bindings.forEach(m::add));
       }
     }
-    if (!declarations.isEmpty()) {
-      declarations.forEach(mapped -> LOG.info(mapped.describe()));
+    if (!mappedHere.isEmpty()) {
+      mappedHere.forEach(mapped -> LOG.info(mapped.describe()));
       beans
           .getExtension(BulwarkExtension.class)
-          .declareMapped(declarations.stream().map(Mapped::declaration).toList());
+          .declareMapped(mappedHere.stream().map(Mapped::declaration).toList());
     }
   }
 

@@ -11,8 +11,8 @@ import java.util.List;
 record Mapped(LimitDeclaration declaration, List<String> keys) {
 
   String describe() {
-    return "Bulwark: @"
-        + declaration.source().substring(1)
+    return "Bulwark: "
+        + declaration.source()
         + " on "
         + declaration.origin().describe()
         + " is cluster-wide, from config keys "
