@@ -37,6 +37,13 @@ import org.eclipse.microprofile.faulttolerance.Bulkhead;
  * bulkhead. The declarations join Bulwark's own, so they are resolved, checked and listed in the
  * startup table with them; a method that also carries Bulwark's own binding of that kind keeps only
  * that one.
+ *
+ * <p>Why inside the FT interceptor (Bulwark's bulkhead runs at {@code PLATFORM_AFTER + 101}, FT's
+ * at {@code + 10} in SmallRye, {@code + 15} on Payara): FT's {@code @Retry}, {@code @Fallback} and
+ * {@code @CircuitBreaker} of the method then see a cluster rejection as they see their own
+ * bulkhead's ({@code BulkheadFullException} is a {@code BulkheadException}), and FT's per-JVM
+ * bulkhead rejects first, without a store round trip, so only calls that run in this JVM hold a
+ * cluster permit.
  */
 public class FaultToleranceBridge implements Extension {
 
