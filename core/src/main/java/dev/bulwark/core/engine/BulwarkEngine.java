@@ -37,6 +37,7 @@ public final class BulwarkEngine implements AutoCloseable {
   private final BulwarkStore store;
   private final StoreAccess access;
   private final LimitChains chains;
+  private final OutageWatch outage;
   private final LimitRegistry registry;
   private final DefaultBulwark programmatic;
 
@@ -53,13 +54,8 @@ public final class BulwarkEngine implements AutoCloseable {
             ? new StoreAccess(new LocalStore(waiters), waiters, null)
             : null;
     BulwarkListener listener = Listeners.combine(builder.listeners);
-    this.chains =
-        new LimitChains(
-            access,
-            localAccess,
-            settings.failurePolicy(),
-            listener,
-            new OutageWatch(settings.storeId(), listener));
+    this.outage = new OutageWatch(settings.storeId(), listener);
+    this.chains = new LimitChains(access, localAccess, settings.failurePolicy(), listener, outage);
     LimitCatalog catalog =
         builder.catalog != null
             ? builder.catalog
@@ -136,6 +132,14 @@ public final class BulwarkEngine implements AutoCloseable {
 
   public BulwarkStore store() {
     return store;
+  }
+
+  /**
+   * The outage the store is in, as calls found it (the last call failed to reach it); empty while
+   * it answers. Always empty for the local store, which cannot be unreachable.
+   */
+  public Optional<StoreOutage> outage() {
+    return outage.current();
   }
 
   /** The queued requests of this JVM. */
