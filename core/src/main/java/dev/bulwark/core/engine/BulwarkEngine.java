@@ -167,7 +167,8 @@ public final class BulwarkEngine implements AutoCloseable {
     keepLeasesAlive(spec.leaseMillis());
     LimitEvents events = chains.events(LimitType.BULKHEAD, definition.name());
     BulkheadLimiter limiter =
-        new BulkheadLimiter(definition, spec, chains.bulkhead(definition, spec, events), events);
+        new BulkheadLimiter(
+            definition, spec, chains.bulkhead(definition, spec, events), events, store.permits());
     DefinitionRecorder.record(
         "bulkhead '" + spec.name() + "'", spec.definition(), () -> store.permits().define(spec));
     return limiter;
@@ -183,7 +184,8 @@ public final class BulwarkEngine implements AutoCloseable {
             definition.window().toNanos());
     LimitEvents events = chains.events(LimitType.RATE_LIMIT, definition.name());
     RateLimiter limiter =
-        new RateLimiter(definition, spec, chains.rateLimit(definition, spec, events), events);
+        new RateLimiter(
+            definition, spec, chains.rateLimit(definition, spec, events), events, store.rates());
     DefinitionRecorder.record(
         "rate limit '" + spec.name() + "'", spec.definition(), () -> store.rates().define(spec));
     return limiter;
@@ -194,7 +196,8 @@ public final class BulwarkEngine implements AutoCloseable {
     LockSpec spec = new LockSpec(definition.name(), millisAtLeastOne(definition.lease()));
     keepLeasesAlive(spec.leaseMillis());
     LimitEvents events = chains.events(LimitType.LOCK, definition.name());
-    return new KeyedLock(definition, chains.lock(definition, spec, events), events);
+    return new KeyedLock(
+        definition, chains.lock(definition, spec, events), events, spec, store.locks());
   }
 
   @Override
