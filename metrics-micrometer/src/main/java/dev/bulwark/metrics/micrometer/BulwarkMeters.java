@@ -8,8 +8,10 @@ import static dev.bulwark.metrics.micrometer.MeterNames.TAG_STORE;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.core.config.LimitDefinition;
 import dev.bulwark.core.config.RateLimitDefinition;
+import dev.bulwark.core.engine.BulkheadLimiter;
 import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.core.engine.LimitStats;
+import dev.bulwark.core.engine.RateLimiter;
 import dev.bulwark.core.registry.LimitRegistry;
 import dev.bulwark.event.BulwarkEvent;
 import dev.bulwark.event.BulwarkListener;
@@ -30,6 +32,7 @@ import io.micrometer.core.instrument.Tags;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -42,6 +45,7 @@ public final class BulwarkMeters implements BulwarkListener {
 
   private final MeterRegistry registry;
   private final Map<LimitType, Map<String, LimitMeters>> limits = new EnumMap<>(LimitType.class);
+  private final Set<String> defined = ConcurrentHashMap.newKeySet();
   private volatile BulwarkEngine engine;
   private Counter outages;
 
@@ -123,9 +127,24 @@ public final class BulwarkMeters implements BulwarkListener {
     return meters;
   }
 
-  /** Idempotent: Micrometer returns the meter already registered under the same id. */
+  /** Whether the store offers an operator's view (a store without one throws on inspect). */
+  private static boolean inspectable(Runnable inspect) {
+    try {
+      inspect.run();
+      return true;
+    } catch (UnsupportedOperationException e) {
+      return false;
+    } catch (RuntimeException e) {
+      return true; // it can inspect, it just cannot be reached now
+    }
+  }
+
+  /** Once per limit, whether it was built before {@link #bind} or after. */
   private void registerDefinition(BulwarkEngine started, LimitRegistry.Limit limit) {
     LimitDefinition definition = limit.definition();
+    if (!defined.add(definition.kind() + ":" + definition.name())) {
+      return;
+    }
     Tags tags =
         Tags.of(TAG_NAME, definition.name(), TAG_KIND, MeterNames.kind(definition.kind().type()));
     int value =
@@ -138,6 +157,17 @@ public final class BulwarkMeters implements BulwarkListener {
           .tags(tags)
           .strongReference(true)
           .register(registry);
+    }
+    if (definition instanceof BulkheadDefinition) {
+      BulkheadLimiter bulkhead = started.registry().bulkhead(definition.name());
+      if (inspectable(bulkhead::inspect)) {
+        ClusterGauges.register(registry, bulkhead);
+      }
+    } else if (definition instanceof RateLimitDefinition) {
+      RateLimiter rateLimiter = started.registry().rateLimiter(definition.name());
+      if (inspectable(rateLimiter::inspect)) {
+        ClusterGauges.register(registry, rateLimiter);
+      }
     }
     FunctionCounter.builder(MeterNames.STORE_FAILURES, limit.stats(), LimitStats::storeFailures)
         .description("Store calls that failed; the failure policy decided what the caller got")

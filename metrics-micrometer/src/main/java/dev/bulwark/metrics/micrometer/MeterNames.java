@@ -41,6 +41,15 @@ public final class MeterNames {
   /** Counter: outages of the store (one per outage, at its start). */
   public static final String STORE_OUTAGES = "bulwark.store.outages";
 
+  /** Gauge, read from the store: holders of a bulkhead across every JVM. */
+  public static final String CLUSTER_HOLDERS = "bulwark.cluster.holders";
+
+  /** Gauge, read from the store: calls queued for a bulkhead across every JVM. */
+  public static final String CLUSTER_QUEUED = "bulwark.cluster.queued";
+
+  /** Gauge, read from the store: permits a call could take now (bulkhead or rate limit). */
+  public static final String CLUSTER_AVAILABLE = "bulwark.cluster.available";
+
   public static final String TAG_NAME = "name";
   public static final String TAG_KIND = "kind";
   public static final String TAG_RESULT = "result";

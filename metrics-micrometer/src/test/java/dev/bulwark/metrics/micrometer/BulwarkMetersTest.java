@@ -139,6 +139,40 @@ class BulwarkMetersTest {
         .isZero();
   }
 
+  @Test
+  void clusterGaugesReadHoldersQueueAndAvailablePermitsFromTheStore() throws Exception {
+    BulkheadLimiter bulkhead = engine.registry().bulkhead("reports");
+    RateLimiter quotes = engine.registry().rateLimiter("quotes");
+    try (Permit held = bulkhead.acquire()) {
+      CompletableFuture<Void> waiter = CompletableFuture.runAsync(() -> bulkhead.acquire().close());
+      awaitQueued(bulkhead);
+      awaitGauge("bulwark.cluster.queued", "reports", 1);
+      assertThat(gauge("bulwark.cluster.holders", "reports")).isEqualTo(1);
+      assertThat(gauge("bulwark.cluster.available", "reports")).isZero();
+      held.close();
+      waiter.get(10, TimeUnit.SECONDS);
+    }
+    awaitGauge("bulwark.cluster.available", "reports", 1);
+
+    // a limit built after bind gets its gauges with its first event
+    assertThat(quotes.tryAcquire()).isTrue();
+    awaitGauge("bulwark.cluster.available", "quotes", 1);
+    assertThat(quotes.tryAcquire()).isTrue();
+    awaitGauge("bulwark.cluster.available", "quotes", 0);
+    assertThat(registry.find("bulwark.cluster.queued").tag("name", "quotes").gauge())
+        .as("a rate limit queues nobody")
+        .isNull();
+  }
+
+  /** Waits (10 s at most) past the reuse of a snapshot until the gauge shows the value. */
+  private void awaitGauge(String meter, String name, double value) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (gauge(meter, name) != value) {
+      assertThat(System.nanoTime()).as(meter + " reached " + value).isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+
   private double calls(String name, String result, String reason) {
     Counter counter =
         registry
