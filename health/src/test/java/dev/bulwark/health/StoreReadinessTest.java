@@ -8,6 +8,7 @@ import dev.bulwark.StoreUnavailableException;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.engine.BulkheadLimiter;
 import dev.bulwark.core.engine.BulwarkEngine;
+import dev.bulwark.tck.OutageRelay;
 import dev.bulwark.tck.TestServices;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.bulwark.health;
+package dev.bulwark.tck;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,27 +12,30 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A local port relaying to a real server while open: closing it is an outage of that server for
- * whoever connects through it, without touching the shared server.
+ * whoever connects through it, without touching the shared server. Connect the code under test to
+ * {@code 127.0.0.1:}{@link #port()}; {@link #close()} cuts every connection and refuses new ones,
+ * {@link #open()} accepts them again on the same port.
  */
-final class OutageRelay implements AutoCloseable {
+public final class OutageRelay implements AutoCloseable {
 
   private final InetSocketAddress target;
   private final int port;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private ServerSocket server;
 
-  OutageRelay(String host, int targetPort) throws IOException {
+  /** Reserves a free local port for a relay to {@code host:targetPort}; call {@link #open()}. */
+  public OutageRelay(String host, int targetPort) throws IOException {
     this.target = new InetSocketAddress(host, targetPort);
     try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       this.port = probe.getLocalPort();
     }
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
-  synchronized void open() throws IOException {
+  public synchronized void open() throws IOException {
     ServerSocket listening = new ServerSocket();
     listening.setReuseAddress(true);
     listening.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
