@@ -47,7 +47,7 @@ public final class BulwarkMeters implements BulwarkListener {
   private final Map<LimitType, Map<String, LimitMeters>> limits = new EnumMap<>(LimitType.class);
   private final Set<String> defined = ConcurrentHashMap.newKeySet();
   private volatile BulwarkEngine engine;
-  private Counter outages;
+  private volatile Counter outages;
 
   public BulwarkMeters(MeterRegistry registry) {
     this.registry = registry;
