@@ -16,4 +16,13 @@ public interface BulkheadHandle {
 
   /** Takes a permit only if one is free now. */
   Optional<Permit> tryAcquire();
+
+  /**
+   * The bulkhead across the cluster now: holders, queue and available permits, read from the store
+   * in one round trip.
+   *
+   * @throws UnsupportedOperationException when the store cannot be inspected
+   * @throws StoreUnavailableException when the store cannot be reached
+   */
+  BulkheadSnapshot inspect();
 }

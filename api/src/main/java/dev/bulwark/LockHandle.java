@@ -16,4 +16,13 @@ public interface LockHandle {
 
   /** Takes {@code key} in {@code mode} only if it is free now. */
   Optional<LockPermit> tryLock(String key, LockMode mode);
+
+  /**
+   * The readers, writer and queue of {@code key} across the cluster now, read from the store in one
+   * round trip.
+   *
+   * @throws UnsupportedOperationException when the store cannot be inspected
+   * @throws StoreUnavailableException when the store cannot be reached
+   */
+  LockKeySnapshot inspect(String key);
 }

@@ -15,4 +15,13 @@ public interface RateLimiterHandle {
 
   /** Takes a permit only if one is free now. */
   boolean tryAcquire();
+
+  /**
+   * The permits available now across the cluster, read from the store in one round trip; takes
+   * nothing.
+   *
+   * @throws UnsupportedOperationException when the store cannot be inspected
+   * @throws StoreUnavailableException when the store cannot be reached
+   */
+  RateLimitSnapshot inspect();
 }

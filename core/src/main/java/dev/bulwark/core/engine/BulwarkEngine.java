@@ -37,6 +37,7 @@ public final class BulwarkEngine implements AutoCloseable {
   private final BulwarkStore store;
   private final StoreAccess access;
   private final LimitChains chains;
+  private final OutageWatch outage;
   private final LimitRegistry registry;
   private final DefaultBulwark programmatic;
 
@@ -53,13 +54,8 @@ public final class BulwarkEngine implements AutoCloseable {
             ? new StoreAccess(new LocalStore(waiters), waiters, null)
             : null;
     BulwarkListener listener = Listeners.combine(builder.listeners);
-    this.chains =
-        new LimitChains(
-            access,
-            localAccess,
-            settings.failurePolicy(),
-            listener,
-            new OutageWatch(settings.storeId(), listener));
+    this.outage = new OutageWatch(settings.storeId(), listener);
+    this.chains = new LimitChains(access, localAccess, settings.failurePolicy(), listener, outage);
     LimitCatalog catalog =
         builder.catalog != null
             ? builder.catalog
@@ -138,6 +134,14 @@ public final class BulwarkEngine implements AutoCloseable {
     return store;
   }
 
+  /**
+   * The outage the store is in, as calls found it (the last call failed to reach it); empty while
+   * it answers. Always empty for the local store, which cannot be unreachable.
+   */
+  public Optional<StoreOutage> outage() {
+    return outage.current();
+  }
+
   /** The queued requests of this JVM. */
   public Waiters waiters() {
     return access.waiters();
@@ -163,7 +167,8 @@ public final class BulwarkEngine implements AutoCloseable {
     keepLeasesAlive(spec.leaseMillis());
     LimitEvents events = chains.events(LimitType.BULKHEAD, definition.name());
     BulkheadLimiter limiter =
-        new BulkheadLimiter(definition, spec, chains.bulkhead(definition, spec, events), events);
+        new BulkheadLimiter(
+            definition, spec, chains.bulkhead(definition, spec, events), events, store.permits());
     DefinitionRecorder.record(
         "bulkhead '" + spec.name() + "'", spec.definition(), () -> store.permits().define(spec));
     return limiter;
@@ -179,7 +184,8 @@ public final class BulwarkEngine implements AutoCloseable {
             definition.window().toNanos());
     LimitEvents events = chains.events(LimitType.RATE_LIMIT, definition.name());
     RateLimiter limiter =
-        new RateLimiter(definition, spec, chains.rateLimit(definition, spec, events), events);
+        new RateLimiter(
+            definition, spec, chains.rateLimit(definition, spec, events), events, store.rates());
     DefinitionRecorder.record(
         "rate limit '" + spec.name() + "'", spec.definition(), () -> store.rates().define(spec));
     return limiter;
@@ -190,7 +196,8 @@ public final class BulwarkEngine implements AutoCloseable {
     LockSpec spec = new LockSpec(definition.name(), millisAtLeastOne(definition.lease()));
     keepLeasesAlive(spec.leaseMillis());
     LimitEvents events = chains.events(LimitType.LOCK, definition.name());
-    return new KeyedLock(definition, chains.lock(definition, spec, events), events);
+    return new KeyedLock(
+        definition, chains.lock(definition, spec, events), events, spec, store.locks());
   }
 
   @Override

@@ -2,11 +2,14 @@ package dev.bulwark.core.engine;
 
 import dev.bulwark.BulkheadFullException;
 import dev.bulwark.BulkheadHandle;
+import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.Bulwark;
 import dev.bulwark.LockHandle;
+import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.Permit;
+import dev.bulwark.RateLimitSnapshot;
 import dev.bulwark.RateLimiterHandle;
 import dev.bulwark.core.registry.LimitRegistry;
 import java.util.Map;
@@ -75,6 +78,11 @@ final class DefaultBulwark implements Bulwark {
     public Optional<Permit> tryAcquire() {
       return Optional.ofNullable(limiter.tryAcquire());
     }
+
+    @Override
+    public BulkheadSnapshot inspect() {
+      return limiter.inspect();
+    }
   }
 
   private record Rate(RateLimiter limiter) implements RateLimiterHandle {
@@ -97,6 +105,11 @@ final class DefaultBulwark implements Bulwark {
     @Override
     public boolean tryAcquire() {
       return limiter.tryAcquire();
+    }
+
+    @Override
+    public RateLimitSnapshot inspect() {
+      return limiter.inspect();
     }
   }
 
@@ -124,6 +137,11 @@ final class DefaultBulwark implements Bulwark {
     @Override
     public Optional<LockPermit> tryLock(String key, LockMode mode) {
       return lock.tryLock(key, mode);
+    }
+
+    @Override
+    public LockKeySnapshot inspect(String key) {
+      return lock.inspect(key);
     }
   }
 }

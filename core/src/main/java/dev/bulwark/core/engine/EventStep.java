@@ -32,6 +32,9 @@ final class EventStep implements LimitStep {
       events.rejected(key, reason(e, maxWaitNanos), System.nanoTime() - start);
       throw e;
     }
+    if (permit == NoPermit.PASSED_THROUGH) {
+      return permit; // reported as PassedThrough, not as a grant: it holds nothing
+    }
     long granted = System.nanoTime();
     events.granted(key, granted - start);
     return events.type() == LimitType.RATE_LIMIT || permit == NoPermit.INSTANCE
