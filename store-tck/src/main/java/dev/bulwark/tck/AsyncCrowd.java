@@ -47,6 +47,9 @@ public final class AsyncCrowd {
       List<Integer> startOrder = new ArrayList<>(callers);
       int threadsBefore = threads.getThreadCount();
       threads.resetPeakThreadCount();
+      // the work of the first calls waits until every call has asked: the bulkhead is full and
+      // all others queue, however fast the first ones would be done
+      CompletableFuture<Void> everyoneAsked = new CompletableFuture<>();
       List<CompletableFuture<Integer>> calls = new ArrayList<>(callers);
       for (int i = 0; i < callers; i++) {
         int call = i;
@@ -58,8 +61,8 @@ public final class AsyncCrowd {
                         startOrder.add(call);
                       }
                       started[call] = System.nanoTime();
-                      return CompletableFuture.supplyAsync(
-                          () -> {
+                      return everyoneAsked.thenApplyAsync(
+                          ignored -> {
                             LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
                             ended[call] = System.nanoTime();
                             return call;
@@ -68,6 +71,7 @@ public final class AsyncCrowd {
                     })
                 .toCompletableFuture());
       }
+      everyoneAsked.complete(null);
       CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
           .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       int peakThreads = threads.getPeakThreadCount();

@@ -36,6 +36,7 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
    *
    * @param caller the stage handed to the caller: when it completes first (cancelled), the request
    *     is withdrawn and the outcome is REJECTED
+   * @param order the limit's start order, or null when its calls need none
    * @return completes with GRANTED (with its token) or REJECTED, or with the store's failure
    */
   static <R extends GrantSignal & QueuedRequest.Queue> CompletableFuture<Grant> acquire(
@@ -43,33 +44,62 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
       long maxWaitNanos,
       StoreAccess access,
       LimitEvents events,
-      CompletableFuture<?> caller) {
+      CompletableFuture<?> caller,
+      StartOrder order) {
+    AsyncWait<R> wait = new AsyncWait<>(request, access, System.nanoTime() + maxWaitNanos);
+    StartOrder.Place place = order == null ? null : new StartOrder.Place();
+    Grant grant;
     try {
       if (maxWaitNanos <= 0) {
-        return CompletableFuture.completedFuture(request.request(false));
-      }
-      long deadline = System.nanoTime() + maxWaitNanos;
-      access.waiters().register(request);
-      Grant grant;
-      try {
-        grant = request.request(true);
-      } catch (RuntimeException e) {
+        grant = ask(request, false, order, place);
+      } else {
+        access.waiters().register(request);
+        try {
+          grant = ask(request, true, order, place);
+        } catch (RuntimeException e) {
+          access.waiters().unregister(request);
+          throw e;
+        }
+        if (grant.outcome() == Outcome.QUEUED) {
+          events.queued();
+          request.keepAlive();
+          wait.start(caller);
+          return inLine(wait.outcome, order, place);
+        }
         access.waiters().unregister(request);
-        throw e;
       }
-      if (grant.outcome() != Outcome.QUEUED) {
-        access.waiters().unregister(request);
-        return access.async().inOrder(grant);
-      }
-      events.queued();
-      request.keepAlive();
-      return new AsyncWait<>(request, access, deadline).start(caller);
     } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
+      wait.outcome.completeExceptionally(e);
+      return inLine(wait.outcome, order, place);
     }
+    if (order == null) {
+      return access.async().inOrder(grant);
+    }
+    if (order.leaveIfFirst(place)) {
+      return CompletableFuture.completedFuture(grant);
+    }
+    wait.outcome.complete(grant);
+    return inLine(wait.outcome, order, place);
   }
 
-  private CompletableFuture<Grant> start(CompletableFuture<?> caller) {
+  private static <R extends GrantSignal & QueuedRequest.Queue> Grant ask(
+      R request, boolean mayQueue, StartOrder order, StartOrder.Place place) {
+    return order == null
+        ? request.request(mayQueue)
+        : order.ask(place, () -> request.request(mayQueue));
+  }
+
+  /** The outcome, passed on in the limit's start order when it has one. */
+  private static CompletableFuture<Grant> inLine(
+      CompletableFuture<Grant> outcome, StartOrder order, StartOrder.Place place) {
+    if (order == null) {
+      return outcome;
+    }
+    order.answer(place, outcome);
+    return place.answer();
+  }
+
+  private void start(CompletableFuture<?> caller) {
     outcome.whenComplete((grant, failure) -> finish(grant));
     request.onGrant(() -> access.async().execute(() -> outcome.complete(granted())));
     scheduleCheck();
@@ -80,7 +110,6 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
             withdraw();
           }
         });
-    return outcome;
   }
 
   private Grant granted() {

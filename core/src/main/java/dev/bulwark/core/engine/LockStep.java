@@ -49,7 +49,7 @@ final class LockStep implements LimitStep {
   public CompletableFuture<LockPermit> acquireAsync(
       String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
     HeldLock lock = new HeldLock(RequestIds.next(), key, mode);
-    return AsyncWait.acquire(lock, maxWaitNanos, access, events, caller)
+    return AsyncWait.acquire(lock, maxWaitNanos, access, events, caller, null)
         .thenApply(grant -> admitted(lock, grant, maxWaitNanos));
   }
 

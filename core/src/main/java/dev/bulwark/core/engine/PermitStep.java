@@ -22,6 +22,7 @@ final class PermitStep implements LimitStep {
   private final PermitStore store;
   private final StoreAccess access;
   private final LimitEvents events;
+  private final StartOrder order;
 
   PermitStep(
       BulkheadDefinition definition, PermitSpec spec, StoreAccess access, LimitEvents events) {
@@ -30,6 +31,7 @@ final class PermitStep implements LimitStep {
     this.store = access.store().permits();
     this.access = access;
     this.events = events;
+    this.order = new StartOrder(access.async());
   }
 
   @Override
@@ -52,7 +54,7 @@ final class PermitStep implements LimitStep {
   public CompletableFuture<LockPermit> acquireAsync(
       String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
     HeldPermit permit = new HeldPermit(RequestIds.next());
-    return AsyncWait.acquire(permit, maxWaitNanos, access, events, caller)
+    return AsyncWait.acquire(permit, maxWaitNanos, access, events, caller, order)
         .thenApply(grant -> admitted(permit, grant, maxWaitNanos));
   }
 

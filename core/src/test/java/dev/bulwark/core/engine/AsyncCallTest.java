@@ -17,8 +17,6 @@ import dev.bulwark.RateLimitExceededException;
 import dev.bulwark.RateLimiterHandle;
 import dev.bulwark.tck.AsyncCrowd;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -289,26 +287,6 @@ class AsyncCallTest {
     assertThat(async).isInstanceOf(RateLimitExceededException.class);
     assertThat(((RateLimitExceededException) async).getRetryAfter()).isPositive();
     assertThat(started).isFalse();
-  }
-
-  @Test
-  void aCallThatMustWaitNeedsNoThreadOfItsOwn() throws Exception {
-    BulkheadHandle single = bulwark.bulkhead("single");
-    CompletableFuture<String> first = new CompletableFuture<>();
-    List<CompletableFuture<Permit>> queued = new ArrayList<>();
-    single.callAsync(() -> first);
-    for (int i = 0; i < 50; i++) {
-      queued.add(single.acquireAsync().toCompletableFuture());
-    }
-    assertThat(engine.waiters().size()).isEqualTo(50);
-    assertThat(Thread.getAllStackTraces().keySet())
-        .filteredOn(t -> t.getName().startsWith("bulwark-async"))
-        .as("one scheduler thread, none per waiter")
-        .hasSizeLessThanOrEqualTo(1);
-    first.complete("done");
-    for (CompletableFuture<Permit> next : queued) {
-      next.get(5, TimeUnit.SECONDS).close();
-    }
   }
 
   private static Throwable failureOf(CompletableFuture<?> stage) throws InterruptedException {
