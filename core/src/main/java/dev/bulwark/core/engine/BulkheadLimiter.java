@@ -52,7 +52,7 @@ public final class BulkheadLimiter {
 
   /** Takes a permit, waiting up to the definition's waiting time. */
   public Permit acquire() {
-    return chain.acquire("", null, waitNanos);
+    return acquire(waitNanos);
   }
 
   /**

@@ -43,7 +43,7 @@ public final class RateLimiter {
 
   /** Takes a permit, waiting up to the definition's waiting time for a reserved slot. */
   public void acquire() {
-    chain.acquire("", null, waitNanos);
+    acquire(waitNanos);
   }
 
   /**
