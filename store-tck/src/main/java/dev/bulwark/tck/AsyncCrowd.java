@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -28,15 +30,27 @@ public final class AsyncCrowd {
   /** Threads beyond the workers that may appear meanwhile (the engine's own, a JIT compiler …). */
   private static final int SPARE_THREADS = 12;
 
+  /** The asynchronous entry under test: a handle's {@code callAsync}, or a guarded method. */
+  @FunctionalInterface
+  public interface Entry {
+    CompletionStage<Integer> callAsync(Callable<CompletionStage<Integer>> work) throws Exception;
+  }
+
   private AsyncCrowd() {}
 
-  /**
-   * Makes {@code callers} asynchronous calls, one after the other from this thread, on {@code
-   * bulkhead} (limit {@code limit}, a waiting time long enough for all), each doing a short piece
-   * of work on a pool of {@code workers} threads, and checks the record.
-   */
+  /** {@link #check(Entry, int, int, int, Duration)} through a bulkhead's programmatic handle. */
   public static void check(
       BulkheadHandle bulkhead, int limit, int callers, int workers, Duration timeout)
+      throws Exception {
+    check(bulkhead::callAsync, limit, callers, workers, timeout);
+  }
+
+  /**
+   * Makes {@code callers} asynchronous calls, one after the other from this thread, through {@code
+   * entry} (a bulkhead of {@code limit}, with a waiting time long enough for all), each doing a
+   * short piece of work on a pool of {@code workers} threads, and checks the record.
+   */
+  public static void check(Entry entry, int limit, int callers, int workers, Duration timeout)
       throws Exception {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     ExecutorService pool = Executors.newFixedThreadPool(workers);
@@ -54,7 +68,7 @@ public final class AsyncCrowd {
       for (int i = 0; i < callers; i++) {
         int call = i;
         calls.add(
-            bulkhead
+            entry
                 .callAsync(
                     () -> {
                       synchronized (startOrder) {
