@@ -4,6 +4,8 @@ import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Outcome;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Waits out one queued request of an asynchronous call without a thread: the store's hand-over
@@ -14,6 +16,8 @@ import java.util.concurrent.ScheduledFuture;
  * and gives back a grant that raced it.
  */
 final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
+
+  private static final Logger LOG = Logger.getLogger(AsyncWait.class.getName());
 
   private final R request;
   private final StoreAccess access;
@@ -153,7 +157,8 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
         request.release();
       }
     } catch (RuntimeException e) {
-      // the store is unreachable: the request expires with its lease, which is no longer renewed
+      // the request expires with its lease in the store, which is no longer renewed
+      LOG.log(Level.FINE, "Bulwark: could not withdraw a request whose caller gave up", e);
     }
   }
 
