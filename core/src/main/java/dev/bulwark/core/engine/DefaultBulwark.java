@@ -15,6 +15,7 @@ import dev.bulwark.core.registry.LimitRegistry;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -83,6 +84,16 @@ final class DefaultBulwark implements Bulwark {
     public BulkheadSnapshot inspect() {
       return limiter.inspect();
     }
+
+    @Override
+    public CompletionStage<Permit> acquireAsync() {
+      return limiter.acquireAsync(limiter.waitNanos());
+    }
+
+    @Override
+    public <T> CompletionStage<T> callAsync(Callable<? extends CompletionStage<T>> work) {
+      return limiter.callAsync(limiter.waitNanos(), work);
+    }
   }
 
   private record Rate(RateLimiter limiter) implements RateLimiterHandle {
@@ -110,6 +121,16 @@ final class DefaultBulwark implements Bulwark {
     @Override
     public RateLimitSnapshot inspect() {
       return limiter.inspect();
+    }
+
+    @Override
+    public CompletionStage<Void> acquireAsync() {
+      return limiter.acquireAsync(limiter.waitNanos());
+    }
+
+    @Override
+    public <T> CompletionStage<T> callAsync(Callable<? extends CompletionStage<T>> work) {
+      return limiter.callAsync(limiter.waitNanos(), work);
     }
   }
 
@@ -142,6 +163,17 @@ final class DefaultBulwark implements Bulwark {
     @Override
     public LockKeySnapshot inspect(String key) {
       return lock.inspect(key);
+    }
+
+    @Override
+    public CompletionStage<LockPermit> lockAsync(String key, LockMode mode) {
+      return lock.lockAsync(key, mode, lock.waitNanos());
+    }
+
+    @Override
+    public <T> CompletionStage<T> callAsync(
+        String key, LockMode mode, Callable<? extends CompletionStage<T>> work) {
+      return lock.callAsync(key, mode, lock.waitNanos(), work);
     }
   }
 }
