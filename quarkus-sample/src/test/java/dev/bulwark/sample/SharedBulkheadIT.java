@@ -8,6 +8,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,6 +53,24 @@ class SharedBulkheadIT {
       } finally {
         redis.keys(prefix + "*").forEach(redis::del);
       }
+    }
+  }
+
+  @Test
+  void onAnH2FileInAutoServerModeTwoInstancesAdmitTwoCallsNotFour() throws Exception {
+    Path file = Path.of("target", "shared-h2-" + ProcessHandle.current().pid()).toAbsolutePath();
+    Map<String, String> properties =
+        Map.of(
+            "quarkus.profile", "jpa-h2",
+            "quarkus.datasource.h2.jdbc.url", "jdbc:h2:file:" + file + ";AUTO_SERVER=TRUE",
+            "sample.legacy.call-duration", CALL.toSeconds() + "s");
+    try (SampleProcess first = SampleProcess.start("h2-1", properties);
+        SampleProcess second = SampleProcess.start("h2-2", properties)) {
+      List<Answer> answers = fourCallsAcross(first, second);
+      assertTwoAdmitted(answers, first, second);
+    } finally {
+      Files.deleteIfExists(Path.of(file + ".mv.db"));
+      Files.deleteIfExists(Path.of(file + ".lock.db"));
     }
   }
 
