@@ -6,6 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.persistence.config.PersistenceUnitProperties;
 import org.eclipse.persistence.descriptors.ClassDescriptor;
 import org.eclipse.persistence.internal.helper.DatabaseField;
@@ -27,9 +28,16 @@ final class EclipseLinkTableNames implements SessionCustomizer {
     this.names = names;
   }
 
+  /** Tells the sessions of one JVM apart. */
+  private static final AtomicLong SESSIONS = new AtomicLong();
+
   /** The properties that make EclipseLink use {@code names}. */
   static Map<String, Object> properties(TableNames names) {
     return Map.of(
+        // EclipseLink shares one session per unit name and location: each store needs its own,
+        // with its own table names
+        PersistenceUnitProperties.SESSION_NAME,
+        "bulwark-" + names.prefix() + SESSIONS.incrementAndGet(),
         PersistenceUnitProperties.SESSION_CUSTOMIZER,
         new EclipseLinkTableNames(names),
         // no agent: the entities are used as written
