@@ -15,9 +15,9 @@ import jakarta.persistence.Table;
 @Table(
     name = "bulwark_claim",
     indexes = {
-      @Index(name = "bulwark_claim_limit", columnList = "limit_id, key_hash, seq"),
-      @Index(name = "bulwark_claim_notice", columnList = "instance, notice"),
-      @Index(name = "bulwark_claim_expiry", columnList = "expires_at")
+      @Index(columnList = "limit_id, key_hash, seq"),
+      @Index(columnList = "instance, notice"),
+      @Index(columnList = "expires_at")
     })
 public class ClaimRow {
 

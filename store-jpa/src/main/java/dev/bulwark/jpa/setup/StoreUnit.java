@@ -136,7 +136,6 @@ public record StoreUnit(
     config.setMinimumIdle(1);
     config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()));
     config.setValidationTimeout(Math.max(250, settings.connectTimeout().toMillis() / 2));
-    config.setAutoCommit(false);
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     try {
       return new HikariDataSource(config);
@@ -305,7 +304,9 @@ public record StoreUnit(
         em.createQuery("SELECT COUNT(e) FROM " + entity + " e WHERE e.id = ''", Long.class)
             .getSingleResult();
         em.getTransaction().rollback();
+        em.close();
       } catch (PersistenceException e) {
+        em.close();
         close();
         throw new InvalidJpaSettingException(
             settings.describe()
@@ -317,8 +318,6 @@ public record StoreUnit(
                 + e.getMessage()
                 + ")",
             e);
-      } finally {
-        em.close();
       }
     }
   }
