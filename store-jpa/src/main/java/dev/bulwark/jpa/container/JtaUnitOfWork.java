@@ -42,22 +42,22 @@ final class JtaUnitOfWork implements UnitOfWork {
     } catch (NotSupportedException | SystemException e) {
       throw new PersistenceException("Bulwark: a transaction of the store cannot begin", e);
     }
-    T result;
+    EntityManager em = null;
     try {
-      EntityManager em = factory.createEntityManager();
-      try {
-        em.joinTransaction();
-        result = work.apply(em);
-        em.flush();
-      } finally {
-        em.close();
-      }
+      em = factory.createEntityManager();
+      em.joinTransaction();
+      T result = work.apply(em);
+      em.flush();
+      commit(transactions);
+      return result;
     } catch (RuntimeException | Error e) {
       rollBack(transactions, e);
       throw e;
+    } finally {
+      if (em != null) {
+        em.close();
+      }
     }
-    commit(transactions);
-    return result;
   }
 
   /** Commits; a failed commit leaves as a PersistenceException with the driver's cause. */
@@ -69,9 +69,6 @@ final class JtaUnitOfWork implements UnitOfWork {
         | HeuristicRollbackException
         | SystemException e) {
       throw new PersistenceException("Bulwark: the store's transaction did not commit", e);
-    } catch (RuntimeException e) {
-      rollBack(transactions, e);
-      throw e;
     }
   }
 
