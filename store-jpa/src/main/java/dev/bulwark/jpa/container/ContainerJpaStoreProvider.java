@@ -18,6 +18,8 @@ import java.util.function.Function;
  * provider. It works with what the settings name:
  *
  * <ul>
+ *   <li>{@code bulwark.jpa.datasource}: a data source the container manages, by JNDI name (a JDBC
+ *       resource on Payara), with the store's own unit on the container's JPA provider;
  *   <li>{@code bulwark.jpa.url}: the store's own pool, as in Java SE;
  *   <li>{@code bulwark.jpa.persistence-unit}: the application's unit of that name when the
  *       container offers it as a CDI bean (Quarkus), else a unit the store opens itself, as in Java
@@ -45,6 +47,15 @@ public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
   @Override
   public BulwarkStore open(StoreContext context) {
     Function<String, Optional<String>> config = context::config;
+    Optional<String> dataSource = setting(config, "datasource");
+    if (dataSource.isPresent()) {
+      String name = dataSource.get();
+      JpaSettings settings = JpaSettings.from(withUnit(config, name));
+      return new OpenedOnFirstUse(
+          () -> DataSourceStores.open(beans, name, settings, context.grantListener()),
+          "data source " + name,
+          settings.wakeUpCheckInterval());
+    }
     if (setting(config, "url").isPresent()) {
       return JpaStore.open(JpaSettings.from(config), context.grantListener());
     }
@@ -59,12 +70,7 @@ public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
               + " persistence unit of the application offered as a CDI bean (there is none)");
     }
     String unitName = named.orElse(DEFAULT_UNIT);
-    JpaSettings settings =
-        JpaSettings.from(
-            key ->
-                key.equals(JpaSettings.key("persistence-unit"))
-                    ? Optional.of(unitName)
-                    : config.apply(key));
+    JpaSettings settings = JpaSettings.from(withUnit(config, unitName));
     if (!settings.tablePrefix().equals(JpaSettings.DEFAULT_TABLE_PREFIX)) {
       throw new InvalidJpaSettingException(
           JpaSettings.key("table-prefix")
@@ -78,8 +84,18 @@ public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
     }
     return new OpenedOnFirstUse(
         () -> JtaStores.open(beans, unit, unitName, settings, context.grantListener()),
-        unitName,
+        "persistence unit " + unitName,
         settings.wakeUpCheckInterval());
+  }
+
+  /**
+   * The settings as the store reads them, naming the unit the store works on where the Java SE
+   * settings expect a URL or a persistence unit (which a container unit or data source replaces).
+   */
+  private static Function<String, Optional<String>> withUnit(
+      Function<String, Optional<String>> config, String unit) {
+    return key ->
+        key.equals(JpaSettings.key("persistence-unit")) ? Optional.of(unit) : config.apply(key);
   }
 
   private static Optional<String> setting(Function<String, Optional<String>> config, String name) {

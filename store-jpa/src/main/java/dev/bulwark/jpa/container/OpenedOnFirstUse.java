@@ -18,24 +18,29 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The store on an application's persistence unit, opened by its first operation rather than when
- * the engine starts. A container may make the unit usable only after the application scope has
- * started, when the engine already runs (Quarkus initializes Hibernate ORM then). Until the unit
- * can be used an operation fails as a store failure, and the next one tries again; a definition the
- * engine records at its start is then skipped, as when the store is unreachable.
+ * The store on a container's persistence unit or data source, opened by its first operation rather
+ * than when the engine starts. A container may make them usable only after the application scope
+ * has started, when the engine already runs (Quarkus initializes Hibernate ORM then; Payara binds a
+ * WAR's {@code java:app} data sources after CDI started). Until the unit can be used an operation
+ * fails as a store failure, and the next one tries again; a definition the engine records at its
+ * start is then skipped, as when the store is unreachable.
  */
 final class OpenedOnFirstUse implements BulwarkStore {
 
   private final Supplier<BulwarkStore> opener;
-  private final String unit;
+  private final String where;
   private final Duration wakeUpCheckInterval;
   private final Object lock = new Object();
   private volatile BulwarkStore opened;
   private boolean closed;
 
-  OpenedOnFirstUse(Supplier<BulwarkStore> opener, String unit, Duration wakeUpCheckInterval) {
+  /**
+   * @param where what the store works on, for messages: {@code persistence unit h2}, {@code data
+   *     source java:app/jdbc/bulwark}
+   */
+  OpenedOnFirstUse(Supplier<BulwarkStore> opener, String where, Duration wakeUpCheckInterval) {
     this.opener = opener;
-    this.unit = unit;
+    this.where = where;
     this.wakeUpCheckInterval = wakeUpCheckInterval;
   }
 
@@ -46,14 +51,13 @@ final class OpenedOnFirstUse implements BulwarkStore {
     }
     synchronized (lock) {
       if (closed) {
-        throw new StoreException("Bulwark JPA store on persistence unit " + unit + ": closed");
+        throw new StoreException("Bulwark JPA store on " + where + ": closed");
       }
       if (opened == null) {
         try {
           opened = opener.get();
         } catch (RuntimeException e) {
-          throw new StoreException(
-              "Bulwark JPA store: persistence unit " + unit + " cannot be used yet: " + e, e);
+          throw new StoreException("Bulwark JPA store: " + where + " cannot be used yet: " + e, e);
         }
       }
       return opened;
