@@ -10,6 +10,8 @@ import dev.bulwark.it.payara.app.Gates;
 import dev.bulwark.it.payara.app.GuardedResource;
 import dev.bulwark.it.payara.app.GuardedService;
 import dev.bulwark.it.payara.app.RateLimitMapper;
+import dev.bulwark.it.payara.app.TransactionalResource;
+import dev.bulwark.it.payara.app.TransactionalService;
 import dev.bulwark.jpa.JpaStore;
 import dev.bulwark.tck.TestServices;
 import java.net.http.HttpClient;
@@ -81,7 +83,9 @@ class PayaraJpaTest {
                 Gates.class,
                 Gate.class,
                 BulkheadFullMapper.class,
-                RateLimitMapper.class)
+                RateLimitMapper.class,
+                TransactionalResource.class,
+                TransactionalService.class)
             .addAsLibraries(
                 BulwarkWar.library("bulwark-jpa", JpaStore.class),
                 BulwarkWar.library("HikariCP", HikariDataSource.class),
@@ -147,6 +151,35 @@ class PayaraJpaTest {
         .contains("store 'jpa'")
         .doesNotContain("cannot be resumed")
         .doesNotContain("cannot be suspended");
+  }
+
+  @Test
+  void aCallWhoseTransactionRollsBackReleasesItsPermitAndNeverHidItsGrant() throws Exception {
+    String gate = "jpa-transactional";
+    CompletableFuture<HttpResponse<String>> first = send("GET", "api/transactional/" + gate + "/1");
+    int heldInside;
+    try {
+      awaitEntered(gate, 1);
+      heldInside = heldPermits(TransactionalService.BULKHEAD);
+    } finally {
+      send("POST", "api/gates/" + gate + "/open").get(20, TimeUnit.SECONDS);
+    }
+    HttpResponse<String> failed = first.get(20, TimeUnit.SECONDS);
+
+    assertThat(heldInside)
+        .as("the grant, committed while the caller's transaction was still open")
+        .isEqualTo(1);
+    assertThat(failed.statusCode()).isEqualTo(500);
+    assertThat(failed.body()).contains("call 1 fails");
+    assertThat(heldPermits(TransactionalService.BULKHEAD))
+        .as("held claim rows after the caller's rollback")
+        .isZero();
+    // the single permit is free: the next call gets it (and fails in its method, not with 503)
+    HttpResponse<String> second =
+        send("GET", "api/transactional/" + gate + "/2").get(20, TimeUnit.SECONDS);
+    assertThat(second.statusCode()).isEqualTo(500);
+    assertThat(second.body()).contains("call 2 fails");
+    assertThat(heldPermits(TransactionalService.BULKHEAD)).isZero();
   }
 
   private static String webXml() {

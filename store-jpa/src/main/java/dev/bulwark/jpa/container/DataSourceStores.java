@@ -22,24 +22,30 @@ final class DataSourceStores {
 
   private DataSourceStores() {}
 
+  /**
+   * Opens the store with the caller's transaction suspended: it opens on its first operation, which
+   * may run inside a transaction, and neither its connection nor the unit's schema generation (DDL
+   * is transactional on PostgreSQL) may become part of it.
+   */
   static BulwarkStore open(
       BeanManager beans, String name, JpaSettings settings, GrantListener listener) {
-    DataSource dataSource = lookup(name);
-    StoreUnit unit = DataSourceUnit.open(dataSource, name, settings);
-    try {
-      return JpaStore.on(
-          new SuspendingUnitOfWork(
-              new ResourceLocalUnitOfWork(unit.factory()),
-              new CallerTransaction(TransactionManagers.find(beans))),
-          unit.dialect(),
-          null,
-          settings,
-          listener,
-          unit);
-    } catch (RuntimeException e) {
-      unit.close();
-      throw e;
-    }
+    CallerTransaction caller = new CallerTransaction(TransactionManagers.find(beans));
+    return caller.suspendedDuring(
+        () -> {
+          StoreUnit unit = DataSourceUnit.open(lookup(name), name, settings);
+          try {
+            return JpaStore.on(
+                new SuspendingUnitOfWork(new ResourceLocalUnitOfWork(unit.factory()), caller),
+                unit.dialect(),
+                null,
+                settings,
+                listener,
+                unit);
+          } catch (RuntimeException e) {
+            unit.close();
+            throw e;
+          }
+        });
   }
 
   private static DataSource lookup(String name) {
