@@ -73,7 +73,7 @@ class ConflictRetryTest {
       statement.execute("SELECT id FROM " + fixture.prefix() + "claim FOR UPDATE");
       CompletableFuture<Boolean> release =
           CompletableFuture.supplyAsync(() -> store.permits().release(spec, 1));
-      awaitWaitingDelete(release);
+      awaitWaitingDelete(release, fixture.prefix());
       CompletableFuture<Void> lockLimit =
           CompletableFuture.runAsync(
               () -> {
@@ -90,8 +90,9 @@ class ConflictRetryTest {
     }
   }
 
-  /** Waits until some session's DELETE waits for a row lock (the store's release). */
-  private static void awaitWaitingDelete(CompletableFuture<Boolean> release) throws Exception {
+  /** Waits until a DELETE on this test's claims waits for a row lock (the store's release). */
+  private static void awaitWaitingDelete(CompletableFuture<Boolean> release, String prefix)
+      throws Exception {
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
     try (Connection observer = TestDatabase.POSTGRESQL.connect();
         Statement statement = observer.createStatement()) {
@@ -99,7 +100,9 @@ class ConflictRetryTest {
         try (ResultSet waiting =
             statement.executeQuery(
                 "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                    + " AND query ILIKE 'delete from %claim%'")) {
+                    + " AND query ILIKE 'delete from "
+                    + prefix
+                    + "claim%'")) {
           waiting.next();
           if (waiting.getInt(1) > 0) {
             return;

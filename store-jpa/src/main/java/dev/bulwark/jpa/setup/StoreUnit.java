@@ -37,6 +37,13 @@ public record StoreUnit(
   /** Opens the unit the settings describe, or fails with a message naming the setting at fault. */
   public static StoreUnit open(JpaSettings settings) {
     TableNames names = new TableNames(settings.tablePrefix());
+    if (settings.datasource() != null) {
+      throw new InvalidJpaSettingException(
+          "bulwark.jpa.datasource="
+              + settings.datasource()
+              + ": a container data source needs the store's container integration, which opens"
+              + " the store on the container's transactions; in Java SE set bulwark.jpa.url");
+    }
     if (settings.persistenceUnit() != null) {
       return openNamed(settings, names);
     }
