@@ -7,8 +7,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The DDL files the store ships create what schema generation creates: the same columns, types,
- * keys and indexes on each database, for either provider. ({@code *ShippedDdl*ContractTest} run
- * contract suites on them with schema generation off.)
+ * keys and indexes on each database, for either provider. ({@code *ShippedDdlLockStoreContractTest}
+ * run the lock suite on them with schema generation off.)
  */
 class ShippedDdlTest {
 
