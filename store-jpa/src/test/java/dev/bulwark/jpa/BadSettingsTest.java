@@ -73,6 +73,15 @@ class BadSettingsTest {
   }
 
   @Test
+  void aContainerDataSourceOutsideAContainerNamesTheSetting() {
+    assertThatThrownBy(
+            () ->
+                JpaStore.open(settings(Map.of("bulwark.jpa.datasource", "jdbc/app")), (r, t) -> {}))
+        .isInstanceOf(InvalidJpaSettingException.class)
+        .hasMessageStartingWith("bulwark.jpa.datasource=jdbc/app");
+  }
+
+  @Test
   void neitherUrlNorUnitNamesBoth() {
     assertThatThrownBy(() -> settings(Map.of()))
         .isInstanceOf(InvalidJpaSettingException.class)

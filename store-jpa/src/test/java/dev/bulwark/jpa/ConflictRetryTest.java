@@ -42,7 +42,8 @@ class ConflictRetryTest {
       assertThat(store.permits().acquire(spec, 1, false)).isEqualTo(Grant.GRANTED);
       CompletableFuture<Boolean> release = deadlock(store);
       assertThat(release.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-      assertThat(store.conflictRetries()).isEqualTo(1);
+      // the retry may meet the other session's pending lock once more before it commits
+      assertThat(store.conflictRetries()).as("retries, at most max-attempts - 1").isBetween(1L, 4L);
       assertThat(store.permits().acquire(spec, 2, false)).isEqualTo(Grant.GRANTED);
     }
   }
@@ -72,7 +73,7 @@ class ConflictRetryTest {
       statement.execute("SELECT id FROM " + fixture.prefix() + "claim FOR UPDATE");
       CompletableFuture<Boolean> release =
           CompletableFuture.supplyAsync(() -> store.permits().release(spec, 1));
-      awaitWaitingDelete(release);
+      awaitWaitingDelete(release, fixture.prefix());
       CompletableFuture<Void> lockLimit =
           CompletableFuture.runAsync(
               () -> {
@@ -89,8 +90,9 @@ class ConflictRetryTest {
     }
   }
 
-  /** Waits until some session's DELETE waits for a row lock (the store's release). */
-  private static void awaitWaitingDelete(CompletableFuture<Boolean> release) throws Exception {
+  /** Waits until a DELETE on this test's claims waits for a row lock (the store's release). */
+  private static void awaitWaitingDelete(CompletableFuture<Boolean> release, String prefix)
+      throws Exception {
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
     try (Connection observer = TestDatabase.POSTGRESQL.connect();
         Statement statement = observer.createStatement()) {
@@ -98,7 +100,9 @@ class ConflictRetryTest {
         try (ResultSet waiting =
             statement.executeQuery(
                 "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                    + " AND query ILIKE 'delete from %claim%'")) {
+                    + " AND query ILIKE 'delete from "
+                    + prefix
+                    + "claim%'")) {
           waiting.next();
           if (waiting.getInt(1) > 0) {
             return;

@@ -2,16 +2,13 @@ package dev.bulwark.jpa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bulwark.spi.Grant;
-import dev.bulwark.spi.PermitSpec;
-import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The DDL files the store ships create what schema generation creates: the same columns, types,
- * keys and indexes on each database, for either provider; and a store without schema generation
- * runs on them.
+ * keys and indexes on each database, for either provider. ({@code *ShippedDdlLockStoreContractTest}
+ * run the lock suite on them with schema generation off.)
  */
 class ShippedDdlTest {
 
@@ -42,23 +39,6 @@ class ShippedDdlTest {
     } finally {
       database.dropTables(generated.prefix());
       database.dropTables(shipped);
-    }
-  }
-
-  @ParameterizedTest
-  @EnumSource(TestDatabase.class)
-  void aStoreWithoutSchemaGenerationRunsOnTheShippedDdl(TestDatabase database) {
-    JpaStoreFixture fixture = new JpaStoreFixture(database, Provider.HIBERNATE);
-    ShippedDdl.apply(database, fixture.prefix());
-    Map<String, String> config = fixture.config();
-    config.remove("schema-generation");
-    try (JpaStore store = fixture.open(config, (r, t) -> {})) {
-      PermitSpec spec = new PermitSpec("ddl", 1, 60_000);
-      assertThat(store.permits().acquire(spec, 1, false)).isEqualTo(Grant.GRANTED);
-      assertThat(store.permits().acquire(spec, 2, false)).isEqualTo(Grant.REJECTED);
-      assertThat(store.permits().release(spec, 1)).isTrue();
-    } finally {
-      fixture.close();
     }
   }
 }

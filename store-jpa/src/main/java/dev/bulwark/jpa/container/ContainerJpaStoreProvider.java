@@ -50,7 +50,7 @@ public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
     Optional<String> dataSource = setting(config, "datasource");
     if (dataSource.isPresent()) {
       String name = dataSource.get();
-      JpaSettings settings = JpaSettings.from(withUnit(config, name));
+      JpaSettings settings = JpaSettings.from(config);
       return new OpenedOnFirstUse(
           () -> DataSourceStores.open(beans, name, settings, context.grantListener()),
           "data source " + name,
@@ -70,7 +70,8 @@ public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
               + " persistence unit of the application offered as a CDI bean (there is none)");
     }
     String unitName = named.orElse(DEFAULT_UNIT);
-    JpaSettings settings = JpaSettings.from(withUnit(config, unitName));
+    JpaSettings settings =
+        JpaSettings.from(named.isPresent() ? config : withUnit(config, DEFAULT_UNIT));
     if (!settings.tablePrefix().equals(JpaSettings.DEFAULT_TABLE_PREFIX)) {
       throw new InvalidJpaSettingException(
           JpaSettings.key("table-prefix")
@@ -89,8 +90,8 @@ public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
   }
 
   /**
-   * The settings as the store reads them, naming the unit the store works on where the Java SE
-   * settings expect a URL or a persistence unit (which a container unit or data source replaces).
+   * The settings as the store reads them for the application's default unit, which has no name: the
+   * settings expect a URL, a persistence unit or a data source.
    */
   private static Function<String, Optional<String>> withUnit(
       Function<String, Optional<String>> config, String unit) {

@@ -84,10 +84,6 @@ public class ClaimRow {
     this.expiresAt = expiresAt;
   }
 
-  public String id() {
-    return id;
-  }
-
   public String instance() {
     return instance;
   }
@@ -102,14 +98,6 @@ public class ClaimRow {
 
   public boolean held() {
     return held;
-  }
-
-  public long seq() {
-    return seq;
-  }
-
-  public long expiresAt() {
-    return expiresAt;
   }
 
   public long token() {

@@ -38,10 +38,6 @@ public class RateGrantRow {
     this.grantedAt = grantedAt;
   }
 
-  public String id() {
-    return id;
-  }
-
   public long grantedAt() {
     return grantedAt;
   }

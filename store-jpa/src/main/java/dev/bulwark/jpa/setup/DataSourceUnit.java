@@ -41,19 +41,14 @@ public final class DataSourceUnit {
     }
     PersistenceProvider provider = provider(settings, name);
     TableNames names = new TableNames(settings.tablePrefix());
-    Map<String, Object> properties = new HashMap<>();
-    String providerName = provider.getClass().getName();
-    if (providerName.startsWith("org.eclipse.persistence.")) {
-      properties.putAll(EclipseLinkTableNames.properties(names));
-    } else if (providerName.startsWith("org.hibernate.")) {
-      properties.putAll(HibernateTableNames.properties(names));
-    }
+    Map<String, Object> properties =
+        new HashMap<>(StoreUnit.namingProperties(provider.getClass().getName(), names));
     if (settings.createSchema()) {
       properties.put(GENERATION, "create");
     }
     EntityManagerFactory factory =
         provider.createContainerEntityManagerFactory(
-            new StorePersistenceUnit(providerName, dataSource), properties);
+            new StorePersistenceUnit(provider.getClass().getName(), dataSource), properties);
     return new StoreUnit(factory, dialect, names, null);
   }
 

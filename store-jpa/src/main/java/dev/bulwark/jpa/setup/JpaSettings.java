@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
  * @param user database user, or null
  * @param password database password, or null; never logged
  * @param persistenceUnit a named persistence unit to use instead of {@code url}, or null
+ * @param datasource the JNDI name of a container data source, or null: read here so that every key
+ *     is checked in one place, used by a container integration (see {@code JpaStore.on})
  * @param provider the {@link jakarta.persistence.spi.PersistenceProvider} class to use when several
  *     are on the class path, or null for the first one found
  * @param tablePrefix what every table name starts with
@@ -32,6 +34,7 @@ public record JpaSettings(
     String user,
     String password,
     String persistenceUnit,
+    String datasource,
     String provider,
     String tablePrefix,
     boolean createSchema,
@@ -52,14 +55,22 @@ public record JpaSettings(
     Reader read = new Reader(config);
     Optional<String> url = read.text("url");
     Optional<String> unit = read.text("persistence-unit");
+    Optional<String> datasource = read.text("datasource");
     if (url.isPresent() && unit.isPresent()) {
       throw read.invalid(
           "persistence-unit", unit.get(), "is set together with bulwark.jpa.url; keep one of them");
     }
-    if (url.isEmpty() && unit.isEmpty()) {
+    if (datasource.isPresent() && (url.isPresent() || unit.isPresent())) {
+      throw read.invalid(
+          "datasource",
+          datasource.get(),
+          "is set together with bulwark.jpa.url or bulwark.jpa.persistence-unit; keep one of them");
+    }
+    if (url.isEmpty() && unit.isEmpty() && datasource.isEmpty()) {
       throw new InvalidJpaSettingException(
-          "bulwark.store=jpa needs bulwark.jpa.url (the store's own connection pool) or"
-              + " bulwark.jpa.persistence-unit (a persistence unit that lists Bulwark's entities)");
+          "bulwark.store=jpa needs bulwark.jpa.url (the store's own connection pool),"
+              + " bulwark.jpa.persistence-unit (a persistence unit that lists Bulwark's entities)"
+              + " or bulwark.jpa.datasource (a container data source)");
     }
     if (url.isPresent() && !url.get().startsWith("jdbc:")) {
       throw read.invalid("url", url.get(), "must be a JDBC URL (jdbc:...)");
@@ -80,6 +91,7 @@ public record JpaSettings(
         read.text("user").orElse(null),
         read.text("password").orElse(null),
         unit.orElse(null),
+        datasource.orElse(null),
         read.text("provider").orElse(null),
         tablePrefix,
         generation.equals("create"),
@@ -93,9 +105,12 @@ public record JpaSettings(
 
   /** Where the store's tables are, for messages; never with the password. */
   public String describe() {
-    return url != null
-        ? "the database at " + url
-        : "the database of persistence unit " + persistenceUnit;
+    if (url != null) {
+      return "the database at " + url;
+    }
+    return persistenceUnit != null
+        ? "the database of persistence unit " + persistenceUnit
+        : "the database of data source " + datasource;
   }
 
   /** The configuration key of {@code name}. */

@@ -37,6 +37,13 @@ public record StoreUnit(
   /** Opens the unit the settings describe, or fails with a message naming the setting at fault. */
   public static StoreUnit open(JpaSettings settings) {
     TableNames names = new TableNames(settings.tablePrefix());
+    if (settings.datasource() != null) {
+      throw new InvalidJpaSettingException(
+          "bulwark.jpa.datasource="
+              + settings.datasource()
+              + ": a container data source needs the store's container integration, which opens"
+              + " the store on the container's transactions; in Java SE set bulwark.jpa.url");
+    }
     if (settings.persistenceUnit() != null) {
       return openNamed(settings, names);
     }
@@ -52,7 +59,8 @@ public record StoreUnit(
         throw missingTables(settings, names, dialect, pool);
       }
       PersistenceProvider provider = provider(settings);
-      Map<String, Object> properties = new HashMap<>(namingProperties(provider, names, settings));
+      Map<String, Object> properties =
+          new HashMap<>(namingProperties(provider.getClass().getName(), names));
       if (tablesMissing) {
         properties.put(GENERATION, "create");
       }
@@ -264,9 +272,15 @@ public record StoreUnit(
                         + providers.stream().map(p -> p.getClass().getName()).toList()));
   }
 
-  private static Map<String, Object> namingProperties(
-      PersistenceProvider provider, TableNames names, JpaSettings settings) {
-    String name = provider.getClass().getName();
+  /**
+   * The properties that make the provider named {@code providerClassName} map the store's entities
+   * to {@code names}: for a unit a container builds (JTA), as for the store's own.
+   *
+   * @throws InvalidJpaSettingException for a provider other than Hibernate and EclipseLink with a
+   *     prefix other than the default
+   */
+  public static Map<String, Object> namingProperties(String providerClassName, TableNames names) {
+    String name = providerClassName;
     if (name.startsWith("org.hibernate.")) {
       return HibernateTableNames.properties(names);
     }
