@@ -34,6 +34,72 @@ final class OpenedOnFirstUse implements BulwarkStore {
   private volatile BulwarkStore opened;
   private boolean closed;
 
+  /** Forwarders the engine keeps: each call goes to the store, opened by the first. */
+  private final PermitStore permits =
+      new PermitStore() {
+        @Override
+        public Grant acquire(PermitSpec spec, long requestId, boolean mayQueue) {
+          return store().permits().acquire(spec, requestId, mayQueue);
+        }
+
+        @Override
+        public Grant poll(PermitSpec spec, long requestId) {
+          return store().permits().poll(spec, requestId);
+        }
+
+        @Override
+        public Grant cancel(PermitSpec spec, long requestId) {
+          return store().permits().cancel(spec, requestId);
+        }
+
+        @Override
+        public Optional<String> define(PermitSpec spec) {
+          return store().permits().define(spec);
+        }
+
+        @Override
+        public boolean release(PermitSpec spec, long requestId) {
+          return store().permits().release(spec, requestId);
+        }
+      };
+
+  private final LockStore locks =
+      new LockStore() {
+        @Override
+        public Grant acquire(
+            LockSpec spec, String key, LockMode mode, long requestId, boolean mayQueue) {
+          return store().locks().acquire(spec, key, mode, requestId, mayQueue);
+        }
+
+        @Override
+        public Grant poll(LockSpec spec, String key, long requestId) {
+          return store().locks().poll(spec, key, requestId);
+        }
+
+        @Override
+        public Grant cancel(LockSpec spec, String key, long requestId) {
+          return store().locks().cancel(spec, key, requestId);
+        }
+
+        @Override
+        public boolean release(LockSpec spec, String key, long requestId) {
+          return store().locks().release(spec, key, requestId);
+        }
+      };
+
+  private final RateStore rates =
+      new RateStore() {
+        @Override
+        public RateDecision reserve(RateSpec spec, long maxWaitNanos) {
+          return store().rates().reserve(spec, maxWaitNanos);
+        }
+
+        @Override
+        public Optional<String> define(RateSpec spec) {
+          return store().rates().define(spec);
+        }
+      };
+
   /**
    * @param where what the store works on, for messages: {@code persistence unit h2}, {@code data
    *     source java:app/jdbc/bulwark}
@@ -105,69 +171,4 @@ final class OpenedOnFirstUse implements BulwarkStore {
       store.close();
     }
   }
-
-  private final PermitStore permits =
-      new PermitStore() {
-        @Override
-        public Grant acquire(PermitSpec spec, long requestId, boolean mayQueue) {
-          return store().permits().acquire(spec, requestId, mayQueue);
-        }
-
-        @Override
-        public Grant poll(PermitSpec spec, long requestId) {
-          return store().permits().poll(spec, requestId);
-        }
-
-        @Override
-        public Grant cancel(PermitSpec spec, long requestId) {
-          return store().permits().cancel(spec, requestId);
-        }
-
-        @Override
-        public Optional<String> define(PermitSpec spec) {
-          return store().permits().define(spec);
-        }
-
-        @Override
-        public boolean release(PermitSpec spec, long requestId) {
-          return store().permits().release(spec, requestId);
-        }
-      };
-
-  private final LockStore locks =
-      new LockStore() {
-        @Override
-        public Grant acquire(
-            LockSpec spec, String key, LockMode mode, long requestId, boolean mayQueue) {
-          return store().locks().acquire(spec, key, mode, requestId, mayQueue);
-        }
-
-        @Override
-        public Grant poll(LockSpec spec, String key, long requestId) {
-          return store().locks().poll(spec, key, requestId);
-        }
-
-        @Override
-        public Grant cancel(LockSpec spec, String key, long requestId) {
-          return store().locks().cancel(spec, key, requestId);
-        }
-
-        @Override
-        public boolean release(LockSpec spec, String key, long requestId) {
-          return store().locks().release(spec, key, requestId);
-        }
-      };
-
-  private final RateStore rates =
-      new RateStore() {
-        @Override
-        public RateDecision reserve(RateSpec spec, long maxWaitNanos) {
-          return store().rates().reserve(spec, maxWaitNanos);
-        }
-
-        @Override
-        public Optional<String> define(RateSpec spec) {
-          return store().rates().define(spec);
-        }
-      };
 }

@@ -11,7 +11,8 @@ import java.util.Locale;
  * The database of a persistence unit the store did not open itself. The JDBC URL when the unit
  * reports one; else the database is asked, in a transaction of the store's own per question, since
  * JPA gives no portable access to the connection's metadata (Quarkus gives Hibernate a datasource,
- * no URL): {@code H2VERSION()} answers on H2 only, {@code VERSION()} names PostgreSQL or MariaDB.
+ * no URL): {@code VERSION()} names PostgreSQL or MariaDB, {@code H2VERSION()} answers on H2 only
+ * (asked second, so that the production databases log no failed statement).
  */
 final class UnitDialect {
 
@@ -27,9 +28,6 @@ final class UnitDialect {
         return Dialect.ofUrl(url.toString());
       }
     }
-    if (answer(unitOfWork, "SELECT H2VERSION()") != null) {
-      return Dialect.H2;
-    }
     String version = answer(unitOfWork, "SELECT VERSION()");
     String product = version == null ? "" : version.toLowerCase(Locale.ROOT);
     if (product.contains("postgresql")) {
@@ -37,6 +35,9 @@ final class UnitDialect {
     }
     if (product.contains("mariadb") || product.contains("mysql")) {
       return Dialect.MARIADB;
+    }
+    if (answer(unitOfWork, "SELECT H2VERSION()") != null) {
+      return Dialect.H2;
     }
     throw new InvalidJpaSettingException(
         "bulwark.jpa.persistence-unit="
