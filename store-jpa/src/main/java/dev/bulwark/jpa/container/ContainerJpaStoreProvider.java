@@ -63,7 +63,7 @@ public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
     EntityManagerFactory unit = PersistenceUnitBeans.find(beans, named.orElse(null));
     if (unit == null) {
       if (named.isPresent()) {
-        return JpaStore.open(JpaSettings.from(config), context.grantListener());
+        return openOwnUnit(named.get(), config, context);
       }
       throw new InvalidJpaSettingException(
           "bulwark.store=jpa needs bulwark.jpa.url, bulwark.jpa.persistence-unit, or a default"
@@ -87,6 +87,28 @@ public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
         () -> JtaStores.open(beans, unit, unitName, settings, context.grantListener()),
         "persistence unit " + unitName,
         settings.wakeUpCheckInterval());
+  }
+
+  /**
+   * A named unit the container does not offer: the store opens it itself, as in Java SE, or the
+   * start fails naming the key and the units the container has.
+   */
+  private BulwarkStore openOwnUnit(
+      String name, Function<String, Optional<String>> config, StoreContext context) {
+    try {
+      return JpaStore.open(JpaSettings.from(config), context.grantListener());
+    } catch (RuntimeException e) {
+      throw new InvalidJpaSettingException(
+          JpaSettings.key("persistence-unit")
+              + "="
+              + name
+              + ": the container offers no persistence unit of that name (it has "
+              + PersistenceUnitBeans.names(beans, DEFAULT_UNIT)
+              + ") and the store cannot open one itself ("
+              + e.getMessage()
+              + ")",
+          e);
+    }
   }
 
   /**

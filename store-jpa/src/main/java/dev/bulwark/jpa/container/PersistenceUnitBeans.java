@@ -8,6 +8,8 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.persistence.EntityManagerFactory;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -34,6 +36,15 @@ final class PersistenceUnitBeans {
     Bean<?> bean = beans.resolve(candidates);
     CreationalContext<?> context = beans.createCreationalContext(bean);
     return (EntityManagerFactory) beans.getReference(bean, EntityManagerFactory.class, context);
+  }
+
+  /** The names of the units the container offers, for messages; the default one as {@code name}. */
+  static List<String> names(BeanManager beans, String defaultName) {
+    return beans.getBeans(EntityManagerFactory.class, Any.Literal.INSTANCE).stream()
+        .map(bean -> isDefault(bean) ? defaultName : unitName(bean))
+        .filter(Objects::nonNull)
+        .sorted()
+        .toList();
   }
 
   private static boolean isDefault(Bean<?> bean) {
