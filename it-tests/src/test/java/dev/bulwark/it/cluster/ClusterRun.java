@@ -15,16 +15,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * One multi-JVM run: its folder under {@code target/cluster-runs} (event files, worker output,
- * figures), its key prefixes — one for the store under test, one for the records — unique per run
- * so runs never see each other, the recording Redis (the one {@link TestServices} finds), and the
- * worker JVMs. By default the store under test is that same Redis, under its own prefix; a test may
- * point the store elsewhere (a server it stops, a cluster). {@link #close()} kills the workers and
- * deletes the run's keys from the recording Redis.
+ * figures), its space in the store under test and its key prefix in the recording Redis (the one
+ * {@link TestServices} finds) — unique per run so runs never see each other — and the worker JVMs.
+ * The store under test is whatever the test hands in (Redis, the JPA store on a database); the
+ * records always go to Redis. {@link #close()} kills the workers, deletes the run's records and
+ * cleans up its space in the store.
  */
 final class ClusterRun implements AutoCloseable {
 
@@ -39,15 +37,17 @@ final class ClusterRun implements AutoCloseable {
   private final TestServices.Endpoint recordRedis;
   private final RedisClient record;
   private final String recordPrefix;
-  private final String storePrefix;
+  private final StoreSpace space;
   private final WorkerProcesses processes;
   private final Map<String, String> storeConfig = new LinkedHashMap<>();
   private long start;
 
-  ClusterRun(String name) {
+  ClusterRun(String name, StoreUnderTest store) {
     this.recordRedis = TestServices.redis();
     this.id =
         name
+            + "-"
+            + store.toString().replaceAll("[^A-Za-z0-9]+", "-")
             + "-"
             + LocalDateTime.now().format(DateTimeFormatter.ofPattern("HHmmss"))
             + "-"
@@ -59,29 +59,15 @@ final class ClusterRun implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     this.recordPrefix = "bulwark-it:" + id + ":record:";
-    this.storePrefix = "bulwark-it:" + id + ":store:";
     this.record = RedisClient.create(URI.create(recordRedis.url()));
     this.processes = new WorkerProcesses(dir);
-    storeConfig.put("bulwark.store", "redis");
-    storeConfig.put("bulwark.redis.url", recordRedis.url());
-    storeConfig.put("bulwark.redis.key-prefix", storePrefix);
-    storeConfig.put("bulwark.redis.wake-up-check-interval", "500ms");
-    storeConfig.put("bulwark.redis.connect-timeout", "2s");
-    storeConfig.put("bulwark.redis.read-timeout", "2s");
-    storeConfig.put("bulwark.redis.reconnect-interval", "1s");
-  }
-
-  /** Points the store under test at a standalone server of the test's own. */
-  ClusterRun storeUrl(String url) {
-    storeConfig.put("bulwark.redis.url", url);
-    return this;
-  }
-
-  /** Points the store under test at a Redis Cluster. */
-  ClusterRun storeClusterNodes(String nodes) {
-    storeConfig.remove("bulwark.redis.url");
-    storeConfig.put("bulwark.redis.cluster-nodes", nodes);
-    return this;
+    try {
+      this.space = store.open(id, dir);
+    } catch (RuntimeException | Error e) {
+      record.close();
+      throw e;
+    }
+    storeConfig.putAll(space.config());
   }
 
   /** Sets a config key of every worker started from now on ({@code bulwark.failure-policy} …). */
@@ -90,8 +76,13 @@ final class ClusterRun implements AutoCloseable {
     return this;
   }
 
-  String storePrefix() {
-    return storePrefix;
+  String id() {
+    return id;
+  }
+
+  /** A config key of the store under test as the workers get it ({@code bulwark.jpa.url} …). */
+  String storeSetting(String key) {
+    return storeConfig.get(key);
   }
 
   Path dir() {
@@ -185,23 +176,14 @@ final class ClusterRun implements AutoCloseable {
       processes.close();
     } finally {
       try {
-        deleteKeys(recordPrefix);
-        deleteKeys(storePrefix);
+        RedisKeys.deleteByPrefix(record, recordPrefix);
       } finally {
-        record.close();
+        try {
+          record.close();
+        } finally {
+          space.close();
+        }
       }
     }
-  }
-
-  private void deleteKeys(String prefix) {
-    String cursor = ScanParams.SCAN_POINTER_START;
-    ScanParams match = new ScanParams().match(prefix + "*").count(500);
-    do {
-      ScanResult<String> page = record.scan(cursor, match);
-      if (!page.getResult().isEmpty()) {
-        record.unlink(page.getResult().toArray(String[]::new));
-      }
-      cursor = page.getCursor();
-    } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
   }
 }

@@ -8,8 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Issue 3, scenario 5: a SMOOTH rate limit of 50/s shared by four JVMs that try as fast as they can
@@ -26,11 +27,12 @@ class RateLimitAcrossJvmsTest {
   private static final long SHIFT_MILLIS = TimeUnit.MINUTES.toMillis(10);
   private static final double TOLERANCE = 0.02;
 
-  @Test
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("dev.bulwark.it.cluster.Stores#shared")
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
-  void grantsFollowTheLimitWithOneJvmClockTenMinutesAhead() {
+  void grantsFollowTheLimitWithOneJvmClockTenMinutesAhead(StoreUnderTest store) {
     Map<String, String> skewedClock = LibFaketime.shiftedBy("+10m");
-    try (ClusterRun run = new ClusterRun("rate")) {
+    try (ClusterRun run = new ClusterRun("rate", store)) {
       Map<String, String> limits =
           Map.of(
               "bulwark.rate-limit." + GuardedOperations.RATE_LIMIT + ".value",
