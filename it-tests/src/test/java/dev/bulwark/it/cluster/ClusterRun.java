@@ -10,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +27,12 @@ import redis.clients.jedis.RedisClient;
  */
 final class ClusterRun implements AutoCloseable {
 
-  /** How long a worker JVM may take to boot Weld and reach the start barrier. */
-  static final Duration BOOT_TIMEOUT = Duration.ofSeconds(60);
+  /**
+   * How long a worker JVM may take to boot Weld (and Hibernate), warm up and reach the start
+   * barrier: under libfaketime, which makes every clock read of the JVM slow, that can take a
+   * minute on a loaded machine.
+   */
+  static final Duration BOOT_TIMEOUT = Duration.ofSeconds(120);
 
   /** How far in the future the common start lies, so every worker is asleep waiting for it. */
   private static final Duration START_LEAD = Duration.ofMillis(300);
@@ -37,6 +42,7 @@ final class ClusterRun implements AutoCloseable {
   private final TestServices.Endpoint recordRedis;
   private final RedisClient record;
   private final String recordPrefix;
+  private final StoreUnderTest store;
   private final StoreSpace space;
   private final WorkerProcesses processes;
   private final Map<String, String> storeConfig = new LinkedHashMap<>();
@@ -61,6 +67,7 @@ final class ClusterRun implements AutoCloseable {
     this.recordPrefix = "bulwark-it:" + id + ":record:";
     this.record = RedisClient.create(URI.create(recordRedis.url()));
     this.processes = new WorkerProcesses(dir);
+    this.store = store;
     try {
       this.space = store.open(id, dir);
     } catch (RuntimeException | Error e) {
@@ -78,6 +85,10 @@ final class ClusterRun implements AutoCloseable {
 
   String id() {
     return id;
+  }
+
+  StoreUnderTest store() {
+    return store;
   }
 
   /** A config key of the store under test as the workers get it ({@code bulwark.jpa.url} …). */
@@ -126,6 +137,23 @@ final class ClusterRun implements AutoCloseable {
         new StartBarrier(record, recordPrefix)
             .awaitReadyAndRelease(workers, BOOT_TIMEOUT, START_LEAD, processes::firstFailure);
     return start;
+  }
+
+  /**
+   * Waits for every worker of every run to be ready, then starts them all at one instant, which it
+   * returns: runs that share an event (an outage) see it at the same moment of their scenario.
+   */
+  static long startTogether(Collection<ClusterRun> runs) {
+    for (ClusterRun run : runs) {
+      new StartBarrier(run.record, run.recordPrefix)
+          .awaitReady(run.processes.all().size(), BOOT_TIMEOUT, run.processes::firstFailure);
+    }
+    long common = System.nanoTime() + START_LEAD.toNanos();
+    for (ClusterRun run : runs) {
+      new StartBarrier(run.record, run.recordPrefix).release(run.processes.all().size(), common);
+      run.start = common;
+    }
+    return common;
   }
 
   /** The common start instant ({@link System#nanoTime()}). */
