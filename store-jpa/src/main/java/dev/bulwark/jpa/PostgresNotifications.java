@@ -8,6 +8,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
 /**
  * PostgreSQL's LISTEN on this JVM's channel, on a connection of its own: a hand-over committed in
@@ -19,18 +20,18 @@ final class PostgresNotifications implements WakeUpSignal {
 
   private static final Logger LOG = Logger.getLogger(PostgresNotifications.class.getName());
 
+  private static final long SLICE_MILLIS = 200;
+
   private final DataSource dataSource;
+  private volatile boolean closed;
   private final String channel;
   private Connection connection;
 
+  /** Listens from now on, so that no hand-over after the store opened goes unannounced. */
   PostgresNotifications(DataSource dataSource, String channel) {
     this.dataSource = dataSource;
     this.channel = channel;
-  }
-
-  /** Whether the LISTEN connection is open, for tests. */
-  synchronized boolean listening() {
-    return connection != null;
+    listen();
   }
 
   @Override
@@ -41,7 +42,16 @@ final class PostgresNotifications implements WakeUpSignal {
       return;
     }
     try {
-      listening.unwrap(PGConnection.class).getNotifications((int) timeout.toMillis());
+      PGConnection pg = listening.unwrap(PGConnection.class);
+      long deadline = System.nanoTime() + timeout.toNanos();
+      // in slices, so that closing the store never waits for a whole check interval
+      for (long left = timeout.toMillis(); left > 0 && !closed; ) {
+        PGNotification[] received = pg.getNotifications((int) Math.min(left, SLICE_MILLIS));
+        if (received != null && received.length > 0) {
+          return;
+        }
+        left = (deadline - System.nanoTime()) / 1_000_000;
+      }
     } catch (SQLException e) {
       LOG.log(Level.FINE, "Bulwark: the LISTEN connection broke; reopening it", e);
       dropConnection();
@@ -81,6 +91,7 @@ final class PostgresNotifications implements WakeUpSignal {
 
   @Override
   public void close() {
+    closed = true;
     dropConnection();
   }
 }

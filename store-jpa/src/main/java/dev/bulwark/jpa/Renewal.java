@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Renews a JVM's leases in one transaction per tick: one query finds which of them the store still
- * knows, and one UPDATE per lease length (usually one per limit definition) extends them from the
- * database's now. A lease already run out is not revived: it is lost.
+ * Renews a JVM's leases in one transaction per tick: one UPDATE per lease length (usually one per
+ * tick) extends every one the store still knows from the database's now; only when fewer rows were
+ * renewed than asked for does a query find which are lost. A lease already run out is not revived.
  */
 final class Renewal {
 
@@ -42,9 +42,25 @@ final class Renewal {
                 "renew " + leases.size() + " leases",
                 em -> {
                   long now = core.nowMicros(em);
+                  int renewed = 0;
+                  for (Map.Entry<Long, List<String>> length : byLength.entrySet()) {
+                    for (List<String> chunk : chunks(length.getValue())) {
+                      renewed +=
+                          em.createQuery(
+                                  "UPDATE ClaimRow c SET c.expiresAt = :until"
+                                      + " WHERE c.id IN :ids AND c.expiresAt > :now")
+                              .setParameter("until", now + length.getKey() * 1000)
+                              .setParameter("ids", chunk)
+                              .setParameter("now", now)
+                              .executeUpdate();
+                    }
+                  }
+                  if (renewed == byId.size()) {
+                    return byId.keySet();
+                  }
+                  // some are lost: the renewed ones now end after now, the lost ones are gone
                   Set<String> live = new HashSet<>();
-                  List<String> ids = new ArrayList<>(byId.keySet());
-                  for (List<String> chunk : chunks(ids)) {
+                  for (List<String> chunk : chunks(new ArrayList<>(byId.keySet()))) {
                     live.addAll(
                         em.createQuery(
                                 "SELECT c.id FROM ClaimRow c WHERE c.id IN :ids"
@@ -53,17 +69,6 @@ final class Renewal {
                             .setParameter("ids", chunk)
                             .setParameter("now", now)
                             .getResultList());
-                  }
-                  for (Map.Entry<Long, List<String>> length : byLength.entrySet()) {
-                    for (List<String> chunk : chunks(length.getValue())) {
-                      em.createQuery(
-                              "UPDATE ClaimRow c SET c.expiresAt = :until"
-                                  + " WHERE c.id IN :ids AND c.expiresAt > :now")
-                          .setParameter("until", now + length.getKey() * 1000)
-                          .setParameter("ids", chunk)
-                          .setParameter("now", now)
-                          .executeUpdate();
-                    }
                   }
                   return live;
                 });

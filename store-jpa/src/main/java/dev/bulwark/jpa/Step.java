@@ -62,10 +62,16 @@ final class Step {
     lastToken = token;
   }
 
-  /** The live request {@code requestId} of this JVM, or null. */
+  /**
+   * The live request {@code requestId} of this JVM, or null. The caller learns of a grant from its
+   * answer, so a hand-over not yet told is not told again.
+   */
   ClaimRow mine(long requestId) {
     for (ClaimRow row : live) {
       if (row.requestId() == requestId && row.instance().equals(instance)) {
+        if (row.notice()) {
+          row.told();
+        }
         return row;
       }
     }

@@ -84,12 +84,13 @@ final class WakeUps implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    // first the signal: a thread waiting on it returns
+    signal.close();
     thread.interrupt();
     try {
       thread.join(5_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    signal.close();
   }
 }

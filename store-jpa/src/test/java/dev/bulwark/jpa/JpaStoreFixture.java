@@ -22,10 +22,23 @@ final class JpaStoreFixture extends StoreFixture {
   private final Provider provider;
   private final String prefix = newPrefix();
   private final Map<BulwarkStore, GrantListener> listeners = new IdentityHashMap<>();
+  private final boolean generated;
 
   JpaStoreFixture(TestDatabase database, Provider provider) {
+    this(database, provider, true);
+  }
+
+  private JpaStoreFixture(TestDatabase database, Provider provider, boolean generated) {
     this.database = database;
     this.provider = provider;
+    this.generated = generated;
+  }
+
+  /** A fixture whose tables come from the shipped DDL, with schema generation off. */
+  static JpaStoreFixture onShippedDdl(TestDatabase database) {
+    JpaStoreFixture fixture = new JpaStoreFixture(database, Provider.HIBERNATE, false);
+    ShippedDdl.apply(database, fixture.prefix);
+    return fixture;
   }
 
   static String newPrefix() {
@@ -42,10 +55,10 @@ final class JpaStoreFixture extends StoreFixture {
     return database;
   }
 
-  /** The store's configuration with generated tables, under this fixture's prefix. */
+  /** The store's configuration under this fixture's prefix. */
   Map<String, String> config() {
     Map<String, String> config = database.config(prefix);
-    config.put("schema-generation", "create");
+    config.put("schema-generation", generated ? "create" : "none");
     config.put("provider", provider.className);
     return config;
   }
@@ -78,7 +91,11 @@ final class JpaStoreFixture extends StoreFixture {
 
   @Override
   public String storeName() {
-    return "the JPA store on " + database + " with " + provider;
+    return "the JPA store on "
+        + database
+        + " with "
+        + provider
+        + (generated ? "" : " (shipped DDL)");
   }
 
   @Override

@@ -15,9 +15,9 @@ import jakarta.persistence.Table;
 @Table(
     name = "bulwark_claim",
     indexes = {
-      @Index(name = "bulwark_claim_limit", columnList = "limit_id, key_hash, seq"),
-      @Index(name = "bulwark_claim_notice", columnList = "instance, notice"),
-      @Index(name = "bulwark_claim_expiry", columnList = "expires_at")
+      @Index(columnList = "limit_id, key_hash, seq"),
+      @Index(columnList = "instance, notice"),
+      @Index(columnList = "expires_at")
     })
 public class ClaimRow {
 
@@ -84,10 +84,6 @@ public class ClaimRow {
     this.expiresAt = expiresAt;
   }
 
-  public String id() {
-    return id;
-  }
-
   public String instance() {
     return instance;
   }
@@ -102,14 +98,6 @@ public class ClaimRow {
 
   public boolean held() {
     return held;
-  }
-
-  public long seq() {
-    return seq;
-  }
-
-  public long expiresAt() {
-    return expiresAt;
   }
 
   public long token() {

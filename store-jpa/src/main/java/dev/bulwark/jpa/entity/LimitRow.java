@@ -65,14 +65,6 @@ public class LimitRow {
     return id;
   }
 
-  public String kind() {
-    return kind;
-  }
-
-  public String name() {
-    return name;
-  }
-
   public long fencing() {
     return fencing;
   }

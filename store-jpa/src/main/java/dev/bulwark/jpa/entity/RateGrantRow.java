@@ -11,9 +11,7 @@ import jakarta.persistence.Table;
  * window and appends one, so a limit keeps at most its permits plus its reservations in rows.
  */
 @Entity
-@Table(
-    name = "bulwark_rate_grant",
-    indexes = @Index(name = "bulwark_rate_grant_limit", columnList = "limit_id, seq"))
+@Table(name = "bulwark_rate_grant", indexes = @Index(columnList = "limit_id, seq"))
 public class RateGrantRow {
 
   /** The limit's id and {@link #seq}. */
@@ -38,10 +36,6 @@ public class RateGrantRow {
     this.limitId = limitId;
     this.seq = seq;
     this.grantedAt = grantedAt;
-  }
-
-  public String id() {
-    return id;
   }
 
   public long grantedAt() {

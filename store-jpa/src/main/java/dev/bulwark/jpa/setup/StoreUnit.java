@@ -52,7 +52,8 @@ public record StoreUnit(
         throw missingTables(settings, names, dialect, pool);
       }
       PersistenceProvider provider = provider(settings);
-      Map<String, Object> properties = new HashMap<>(namingProperties(provider, names, settings));
+      Map<String, Object> properties =
+          new HashMap<>(namingProperties(provider.getClass().getName(), names));
       if (tablesMissing) {
         properties.put(GENERATION, "create");
       }
@@ -136,7 +137,6 @@ public record StoreUnit(
     config.setMinimumIdle(1);
     config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()));
     config.setValidationTimeout(Math.max(250, settings.connectTimeout().toMillis() / 2));
-    config.setAutoCommit(false);
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     try {
       return new HikariDataSource(config);
@@ -265,9 +265,15 @@ public record StoreUnit(
                         + providers.stream().map(p -> p.getClass().getName()).toList()));
   }
 
-  private static Map<String, Object> namingProperties(
-      PersistenceProvider provider, TableNames names, JpaSettings settings) {
-    String name = provider.getClass().getName();
+  /**
+   * The properties that make the provider named {@code providerClassName} map the store's entities
+   * to {@code names}: for a unit a container builds (JTA), as for the store's own.
+   *
+   * @throws InvalidJpaSettingException for a provider other than Hibernate and EclipseLink with a
+   *     prefix other than the default
+   */
+  public static Map<String, Object> namingProperties(String providerClassName, TableNames names) {
+    String name = providerClassName;
     if (name.startsWith("org.hibernate.")) {
       return HibernateTableNames.properties(names);
     }
@@ -305,7 +311,9 @@ public record StoreUnit(
         em.createQuery("SELECT COUNT(e) FROM " + entity + " e WHERE e.id = ''", Long.class)
             .getSingleResult();
         em.getTransaction().rollback();
+        em.close();
       } catch (PersistenceException e) {
+        em.close();
         close();
         throw new InvalidJpaSettingException(
             settings.describe()
@@ -317,8 +325,6 @@ public record StoreUnit(
                 + e.getMessage()
                 + ")",
             e);
-      } finally {
-        em.close();
       }
     }
   }

@@ -56,11 +56,6 @@ public final class OutageGate {
     return result;
   }
 
-  /** Whether calls currently fail fast. */
-  public boolean isDown() {
-    return nextTry.get() != UP;
-  }
-
   private void wentDown(RuntimeException e) {
     lastError = rootMessage(e);
     long now = System.nanoTime();

@@ -60,8 +60,4 @@ public final class Transactions {
   public long retries() {
     return retries.get();
   }
-
-  public boolean isDown() {
-    return gate.isDown();
-  }
 }

@@ -1,0 +1,13 @@
+package dev.bulwark.jpa;
+
+import dev.bulwark.tck.LeaseRenewalContract;
+import dev.bulwark.tck.StoreFixture;
+
+/** The contract suite on tables made by the shipped DDL, schema generation off. */
+class PostgresShippedDdlLeaseRenewalContractTest extends LeaseRenewalContract {
+
+  @Override
+  protected StoreFixture createFixture() {
+    return JpaStoreFixture.onShippedDdl(TestDatabase.POSTGRESQL);
+  }
+}
