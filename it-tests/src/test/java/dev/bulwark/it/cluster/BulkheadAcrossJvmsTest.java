@@ -6,8 +6,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Issue 3, scenarios 1 and 2: one {@code @DistributedBulkhead} of 5 shared by four worker JVMs on
@@ -15,22 +16,24 @@ import org.junit.jupiter.api.Timeout;
  */
 class BulkheadAcrossJvmsTest {
 
-  @Test
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("dev.bulwark.it.cluster.Stores#shared")
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
-  void waitingCallersNeverOvershootAndAreServedInArrivalOrder() {
-    try (ClusterRun run = new ClusterRun("bulkhead-fifo")) {
+  void waitingCallersNeverOvershootAndAreServedInArrivalOrder(StoreUnderTest store) {
+    try (ClusterRun run = new ClusterRun("bulkhead-fifo", store)) {
       FairBulkheadScenario.runAndCheck(run);
     }
   }
 
-  @Test
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("dev.bulwark.it.cluster.Stores#shared")
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
-  void failFastCallersNeverOvershootAndEveryCallIsAccountedFor() {
+  void failFastCallersNeverOvershootAndEveryCallIsAccountedFor(StoreUnderTest store) {
     int value = 5;
     int workers = 4;
     int threads = 8;
     int callsPerThread = 40;
-    try (ClusterRun run = new ClusterRun("bulkhead-fail-fast")) {
+    try (ClusterRun run = new ClusterRun("bulkhead-fail-fast", store)) {
       Map<String, String> limits =
           Map.of(
               "bulwark.bulkhead." + GuardedOperations.BULKHEAD + ".value",

@@ -6,8 +6,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Issue 3, scenario 3: a JVM that holds 3 of a bulkhead's 5 permits dies by SIGKILL. Its permits
@@ -20,10 +21,11 @@ class BulkheadCrashTest {
   private static final int VICTIM_HOLDS = 3;
   private static final Duration LEASE = Duration.ofSeconds(2);
 
-  @Test
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("dev.bulwark.it.cluster.Stores#shared")
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
-  void permitsOfAKilledJvmComeBackAfterTheirLeaseAndTheLimitHoldsMeanwhile() {
-    try (ClusterRun run = new ClusterRun("bulkhead-crash")) {
+  void permitsOfAKilledJvmComeBackAfterTheirLeaseAndTheLimitHoldsMeanwhile(StoreUnderTest store) {
+    try (ClusterRun run = new ClusterRun("bulkhead-crash", store)) {
       Map<String, String> limits =
           Map.of(
               "bulwark.bulkhead." + GuardedOperations.BULKHEAD + ".value",

@@ -10,26 +10,29 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * One multi-JVM run: its folder under {@code target/cluster-runs} (event files, worker output,
- * figures), its key prefixes — one for the store under test, one for the records — unique per run
- * so runs never see each other, the recording Redis (the one {@link TestServices} finds), and the
- * worker JVMs. By default the store under test is that same Redis, under its own prefix; a test may
- * point the store elsewhere (a server it stops, a cluster). {@link #close()} kills the workers and
- * deletes the run's keys from the recording Redis.
+ * figures), its space in the store under test and its key prefix in the recording Redis (the one
+ * {@link TestServices} finds) — unique per run so runs never see each other — and the worker JVMs.
+ * The store under test is whatever the test hands in (Redis, the JPA store on a database); the
+ * records always go to Redis. {@link #close()} kills the workers, deletes the run's records and
+ * cleans up its space in the store.
  */
 final class ClusterRun implements AutoCloseable {
 
-  /** How long a worker JVM may take to boot Weld and reach the start barrier. */
-  static final Duration BOOT_TIMEOUT = Duration.ofSeconds(60);
+  /**
+   * How long a worker JVM may take to boot Weld (and Hibernate), warm up and reach the start
+   * barrier: under libfaketime, which makes every clock read of the JVM slow, that can take a
+   * minute on a loaded machine.
+   */
+  static final Duration BOOT_TIMEOUT = Duration.ofSeconds(120);
 
   /** How far in the future the common start lies, so every worker is asleep waiting for it. */
   private static final Duration START_LEAD = Duration.ofMillis(300);
@@ -39,15 +42,18 @@ final class ClusterRun implements AutoCloseable {
   private final TestServices.Endpoint recordRedis;
   private final RedisClient record;
   private final String recordPrefix;
-  private final String storePrefix;
+  private final StoreUnderTest store;
+  private final StoreSpace space;
   private final WorkerProcesses processes;
   private final Map<String, String> storeConfig = new LinkedHashMap<>();
   private long start;
 
-  ClusterRun(String name) {
+  ClusterRun(String name, StoreUnderTest store) {
     this.recordRedis = TestServices.redis();
     this.id =
         name
+            + "-"
+            + store.toString().replaceAll("[^A-Za-z0-9]+", "-")
             + "-"
             + LocalDateTime.now().format(DateTimeFormatter.ofPattern("HHmmss"))
             + "-"
@@ -59,29 +65,16 @@ final class ClusterRun implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     this.recordPrefix = "bulwark-it:" + id + ":record:";
-    this.storePrefix = "bulwark-it:" + id + ":store:";
     this.record = RedisClient.create(URI.create(recordRedis.url()));
     this.processes = new WorkerProcesses(dir);
-    storeConfig.put("bulwark.store", "redis");
-    storeConfig.put("bulwark.redis.url", recordRedis.url());
-    storeConfig.put("bulwark.redis.key-prefix", storePrefix);
-    storeConfig.put("bulwark.redis.wake-up-check-interval", "500ms");
-    storeConfig.put("bulwark.redis.connect-timeout", "2s");
-    storeConfig.put("bulwark.redis.read-timeout", "2s");
-    storeConfig.put("bulwark.redis.reconnect-interval", "1s");
-  }
-
-  /** Points the store under test at a standalone server of the test's own. */
-  ClusterRun storeUrl(String url) {
-    storeConfig.put("bulwark.redis.url", url);
-    return this;
-  }
-
-  /** Points the store under test at a Redis Cluster. */
-  ClusterRun storeClusterNodes(String nodes) {
-    storeConfig.remove("bulwark.redis.url");
-    storeConfig.put("bulwark.redis.cluster-nodes", nodes);
-    return this;
+    this.store = store;
+    try {
+      this.space = store.open(id, dir);
+    } catch (RuntimeException | Error e) {
+      record.close();
+      throw e;
+    }
+    storeConfig.putAll(space.config());
   }
 
   /** Sets a config key of every worker started from now on ({@code bulwark.failure-policy} …). */
@@ -90,8 +83,17 @@ final class ClusterRun implements AutoCloseable {
     return this;
   }
 
-  String storePrefix() {
-    return storePrefix;
+  String id() {
+    return id;
+  }
+
+  StoreUnderTest store() {
+    return store;
+  }
+
+  /** A config key of the store under test as the workers get it ({@code bulwark.jpa.url} …). */
+  String storeSetting(String key) {
+    return storeConfig.get(key);
   }
 
   Path dir() {
@@ -135,6 +137,23 @@ final class ClusterRun implements AutoCloseable {
         new StartBarrier(record, recordPrefix)
             .awaitReadyAndRelease(workers, BOOT_TIMEOUT, START_LEAD, processes::firstFailure);
     return start;
+  }
+
+  /**
+   * Waits for every worker of every run to be ready, then starts them all at one instant, which it
+   * returns: runs that share an event (an outage) see it at the same moment of their scenario.
+   */
+  static long startTogether(Collection<ClusterRun> runs) {
+    for (ClusterRun run : runs) {
+      new StartBarrier(run.record, run.recordPrefix)
+          .awaitReady(run.processes.all().size(), BOOT_TIMEOUT, run.processes::firstFailure);
+    }
+    long common = System.nanoTime() + START_LEAD.toNanos();
+    for (ClusterRun run : runs) {
+      new StartBarrier(run.record, run.recordPrefix).release(run.processes.all().size(), common);
+      run.start = common;
+    }
+    return common;
   }
 
   /** The common start instant ({@link System#nanoTime()}). */
@@ -185,23 +204,14 @@ final class ClusterRun implements AutoCloseable {
       processes.close();
     } finally {
       try {
-        deleteKeys(recordPrefix);
-        deleteKeys(storePrefix);
+        RedisKeys.deleteByPrefix(record, recordPrefix);
       } finally {
-        record.close();
+        try {
+          record.close();
+        } finally {
+          space.close();
+        }
       }
     }
-  }
-
-  private void deleteKeys(String prefix) {
-    String cursor = ScanParams.SCAN_POINTER_START;
-    ScanParams match = new ScanParams().match(prefix + "*").count(500);
-    do {
-      ScanResult<String> page = record.scan(cursor, match);
-      if (!page.getResult().isEmpty()) {
-        record.unlink(page.getResult().toArray(String[]::new));
-      }
-      cursor = page.getCursor();
-    } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
   }
 }

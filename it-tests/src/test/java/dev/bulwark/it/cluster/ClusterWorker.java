@@ -29,8 +29,8 @@ import redis.clients.jedis.RedisClient;
  */
 public final class ClusterWorker {
 
-  private static final Duration BARRIER_TIMEOUT = Duration.ofSeconds(60);
-  private static final int WARM_UP_ROUNDS = 20;
+  private static final Duration BARRIER_TIMEOUT = ClusterRun.BOOT_TIMEOUT;
+  private static final int WARM_UP_ROUNDS = 5;
 
   private final WorkerOptions options;
   private final EventLog log;
@@ -73,11 +73,14 @@ public final class ClusterWorker {
       ClusterWorker worker =
           new ClusterWorker(
               options, log, operations, new LiveCounters(record, options.recordPrefix()));
+      worker.warmUp();
       long start = new StartBarrier(record, options.recordPrefix()).arriveAndAwait(BARRIER_TIMEOUT);
       log.info("start", start);
       StallWatch.start(log);
       worker.runScenario(start + options.startDelay().toNanos());
       worker.uncountedRejections.forEach((name, count) -> log.info("rejected:" + name, count));
+      // again at the end: a clock that libfaketime shifts only after the boot is shifted by now
+      log.info("clock-at-end", System.currentTimeMillis() + " " + System.nanoTime());
       log.done();
     }
     return 0;
@@ -104,13 +107,15 @@ public final class ClusterWorker {
   /**
    * Runs every code path of the scenario a few times on limits of their own, from as many threads
    * as the scenario uses, before the start: class loading, the JIT, the store's connections,
-   * scripts and wake-up subscription are then no part of what the test measures (a cold first call
-   * can spend tens of ms between its request stamp and Redis).
+   * scripts or statements and wake-up subscription are then no part of what the test measures (a
+   * cold first call can spend hundreds of ms between its request stamp and the store). The bulkhead
+   * (2 permits for everyone) makes most calls queue and be woken; each thread locks a key of its
+   * own, so the warm-up never waits for another JVM's lock.
    */
   private void warmUp() throws InterruptedException {
     List<Thread> threads = new ArrayList<>();
     for (int i = 0; i < options.threads(); i++) {
-      String key = "warm-" + i % 4;
+      String key = "warm-" + options.worker() + "-" + i;
       Thread thread =
           new Thread(
               () -> {

@@ -6,8 +6,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Issue 3, scenario 4: a call three times as long as its lease (lease 1 s, call 3 s, bulkhead of 1)
@@ -19,10 +20,11 @@ class LeaseRenewalTest {
   private static final Duration LEASE = Duration.ofSeconds(1);
   private static final Duration CALL = Duration.ofSeconds(3);
 
-  @Test
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("dev.bulwark.it.cluster.Stores#shared")
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
-  void aCallLongerThanItsLeaseKeepsItsPermitAndNobodySlipsInBesideIt() {
-    try (ClusterRun run = new ClusterRun("lease-renewal")) {
+  void aCallLongerThanItsLeaseKeepsItsPermitAndNobodySlipsInBesideIt(StoreUnderTest store) {
+    try (ClusterRun run = new ClusterRun("lease-renewal", store)) {
       Map<String, String> limits =
           Map.of(
               "bulwark.bulkhead." + GuardedOperations.BULKHEAD + ".value", "1",

@@ -47,15 +47,15 @@ class RedisClusterFailoverTest {
   @Timeout(value = 150, unit = TimeUnit.SECONDS)
   void subscriptionsFollowAFailoverAndASlotMoveAndTheLimitHolds() {
     try (LocalRedisCluster cluster = LocalRedisCluster.start(3, 1, Duration.ofMillis(2000));
-        ClusterRun run = new ClusterRun("cluster-failover")) {
+        ClusterRun run =
+            new ClusterRun("cluster-failover", RedisUnderTest.cluster(cluster.nodeList()))) {
       // grants wait for the replica of their slot's primary: the WAIT must follow the slot too
       // (a generous timeout: a grant that falls short holds its permit for a lease, and that is not
       // what this test is about)
-      run.storeClusterNodes(cluster.nodeList())
-          .config("bulwark.redis.wait-replicas", "1")
+      run.config("bulwark.redis.wait-replicas", "1")
           .config("bulwark.redis.wait-replicas-timeout", "2s");
       int slot = JedisClusterCRC16.getSlot("{b:" + GuardedOperations.BULKHEAD + "}");
-      String channels = run.storePrefix() + "wake:*";
+      String channels = run.storeSetting(RedisUnderTest.KEY_PREFIX) + "wake:*";
       Map<String, String> limits =
           Map.of(
               "bulwark.bulkhead." + GuardedOperations.BULKHEAD + ".value",

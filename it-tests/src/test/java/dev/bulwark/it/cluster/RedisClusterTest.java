@@ -31,8 +31,8 @@ class RedisClusterTest {
   @Test
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void fairBulkheadOnACluster() {
-    try (ClusterRun run = new ClusterRun("cluster-bulkhead")) {
-      run.storeClusterNodes(cluster.nodeList());
+    try (ClusterRun run =
+        new ClusterRun("cluster-bulkhead", RedisUnderTest.cluster(cluster.nodeList()))) {
       FairBulkheadScenario.runAndCheck(run);
     }
   }
@@ -40,8 +40,8 @@ class RedisClusterTest {
   @Test
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void readWriteLockOnACluster() {
-    try (ClusterRun run = new ClusterRun("cluster-lock")) {
-      run.storeClusterNodes(cluster.nodeList());
+    try (ClusterRun run =
+        new ClusterRun("cluster-lock", RedisUnderTest.cluster(cluster.nodeList()))) {
       LockScenario.runAndCheck(run);
     }
   }

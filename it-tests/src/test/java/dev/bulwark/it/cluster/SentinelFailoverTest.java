@@ -89,10 +89,11 @@ class SentinelFailoverTest {
 
   private Outcome runFailover(int waitReplicas) {
     try (LocalSentinelGroup group = LocalSentinelGroup.start(DOWN_AFTER);
-        ClusterRun run = new ClusterRun("sentinel-failover-wait" + waitReplicas)) {
-      run.config("bulwark.redis.sentinel.master", LocalSentinelGroup.MASTER_NAME)
-          .config("bulwark.redis.sentinel.nodes", group.sentinelNodes())
-          .config("bulwark.redis.wait-replicas", String.valueOf(waitReplicas))
+        ClusterRun run =
+            new ClusterRun(
+                "sentinel-failover-wait" + waitReplicas,
+                RedisUnderTest.sentinel(LocalSentinelGroup.MASTER_NAME, group.sentinelNodes()))) {
+      run.config("bulwark.redis.wait-replicas", String.valueOf(waitReplicas))
           // long enough for a loaded machine: only the cut may make a grant fall short
           .config("bulwark.redis.wait-replicas-timeout", "1s");
       List<Object> timing =
@@ -142,7 +143,7 @@ class SentinelFailoverTest {
       Waiting.untilInstant(start + KILL_AT.toNanos());
       group.killMaster();
       long killed = System.nanoTime();
-      long replicaHeld = heldOnReplica(group, run.storePrefix());
+      long replicaHeld = heldOnReplica(group, run.storeSetting(RedisUnderTest.KEY_PREFIX));
       long promoted = group.awaitReplicaPromoted(Duration.ofSeconds(30));
       group.restartOldMasterAsReplica(Duration.ofSeconds(30));
       long rejoined = System.nanoTime();

@@ -38,11 +38,19 @@ final class StartBarrier {
    * worker has died; then starts them all {@code lead} from now. Returns the start instant.
    */
   long awaitReadyAndRelease(int workers, Duration timeout, Duration lead, Supplier<String> whyNot) {
+    awaitReady(workers, timeout, whyNot);
+    long start = System.nanoTime() + lead.toNanos();
+    release(workers, start);
+    return start;
+  }
+
+  /** Test side: waits until {@code workers} are ready, failing early as above. */
+  void awaitReady(int workers, Duration timeout, Supplier<String> whyNot) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       String ready = redis.get(prefix + "ready");
       if (ready != null && Long.parseLong(ready) >= workers) {
-        break;
+        return;
       }
       String problem = whyNot.get();
       if (problem != null) {
@@ -54,11 +62,13 @@ final class StartBarrier {
       }
       sleepMillis(20);
     }
-    long start = System.nanoTime() + lead.toNanos();
+  }
+
+  /** Test side: starts {@code workers} ready workers at {@code start} ({@link System#nanoTime}). */
+  void release(int workers, long start) {
     String[] copies = new String[workers];
     java.util.Arrays.fill(copies, String.valueOf(start));
     redis.rpush(prefix + "go", copies);
-    return start;
   }
 
   static void sleepUntil(long nanoTime) throws InterruptedException {

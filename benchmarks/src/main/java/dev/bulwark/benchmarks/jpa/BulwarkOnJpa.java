@@ -1,0 +1,89 @@
+package dev.bulwark.benchmarks.jpa;
+
+import dev.bulwark.BulkheadHandle;
+import dev.bulwark.LockHandle;
+import dev.bulwark.LockMode;
+import dev.bulwark.RateLimiterHandle;
+import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.engine.BulwarkEngine;
+import dev.bulwark.spi.BulwarkStoreProvider;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Bulwark on the JPA store (its own Hibernate unit and HikariCP pool, Java SE mode) through the
+ * programmatic API, without CDI: one engine, one bulkhead, one rate limit and one lock family, with
+ * limits so high that nobody waits. Its tables are in the benchmark's schema.
+ */
+public final class BulwarkOnJpa implements AutoCloseable {
+
+  static final String BULKHEAD = "bench-bh";
+  static final String RATE_LIMIT = "bench-rate";
+  static final String LOCK = "bench-lock";
+
+  private final BulwarkEngine engine;
+  private final BulkheadHandle bulkhead;
+  private final RateLimiterHandle rateLimiter;
+  private final LockHandle lock;
+
+  /** The uncontended setting: nothing ever waits or is rejected. */
+  public BulwarkOnJpa() {
+    this(Map.of(), List.of());
+  }
+
+  /**
+   * The same engine with some keys replaced, e.g. a small bulkhead for the wake-up runs, and the
+   * store opened by {@code stores} when one of them has the id {@code jpa}.
+   */
+  public BulwarkOnJpa(Map<String, String> overrides, List<BulwarkStoreProvider> stores) {
+    PostgresTarget.prepare();
+    Map<String, String> config = new HashMap<>();
+    config.put("bulwark.store", "jpa");
+    config.put("bulwark.jpa.url", PostgresTarget.schemaUrl());
+    config.put("bulwark.jpa.user", PostgresTarget.USER);
+    config.put("bulwark.jpa.password", PostgresTarget.PASSWORD);
+    config.put("bulwark.jpa.schema-generation", "create");
+    // as many connections as the floor's pool
+    config.put("bulwark.jpa.pool-size", String.valueOf(PostgresTarget.POOL_SIZE));
+    config.put("bulwark.bulkhead." + BULKHEAD + ".value", "1000000");
+    // acquire() may wait, as an annotated method with a waiting time does; it never has to
+    config.put("bulwark.bulkhead." + BULKHEAD + ".waiting-time", "10s");
+    // one permit per nanosecond, the finest rate a definition allows: never the limiting factor
+    config.put("bulwark.rate-limit." + RATE_LIMIT + ".value", "1000000000");
+    config.put("bulwark.rate-limit." + RATE_LIMIT + ".window", "1s");
+    config.put("bulwark.lock." + LOCK + ".lease", "30s");
+    config.put("bulwark.lock." + LOCK + ".waiting-time", "10s");
+    config.putAll(overrides);
+    engine = BulwarkEngine.start(ConfigLookup.of(Map.copyOf(config)), stores);
+    bulkhead = engine.programmatic().bulkhead(BULKHEAD);
+    rateLimiter = engine.programmatic().rateLimiter(RATE_LIMIT);
+    lock = engine.programmatic().lock(LOCK);
+  }
+
+  /** Another bulkhead of the same engine, configured by the overrides given to the constructor. */
+  public BulkheadHandle bulkhead(String name) {
+    return engine.programmatic().bulkhead(name);
+  }
+
+  /** Acquire, then release at once. */
+  public void bulkhead() {
+    bulkhead.acquire().close();
+  }
+
+  public boolean rateLimit() {
+    return rateLimiter.tryAcquire();
+  }
+
+  /** Lock {@code key} in {@code mode}, then unlock at once. */
+  public long lock(String key, LockMode mode) {
+    try (var permit = lock.lock(key, mode)) {
+      return permit.fencingToken();
+    }
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+}
