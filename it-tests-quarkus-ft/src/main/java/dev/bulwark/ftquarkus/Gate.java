@@ -5,8 +5,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Holds the callers that pass it until the test opens it, and records how many were inside at once.
- * No caller is held longer than {@link #MAX_HOLD}, so a broken test cannot hang the build.
+ * Holds the callers that pass it until the test opens it. No caller is held longer than {@link
+ * #MAX_HOLD}, so a broken test cannot hang the build.
  */
 public final class Gate {
 
@@ -14,8 +14,6 @@ public final class Gate {
 
   private final CountDownLatch open = new CountDownLatch(1);
   private int inside;
-  private int maxInside;
-  private int entered;
 
   /** A gate that is open from the start: its callers pass straight through. */
   public static Gate opened() {
@@ -27,8 +25,6 @@ public final class Gate {
   public void pass() {
     synchronized (this) {
       inside++;
-      entered++;
-      maxInside = Math.max(maxInside, inside);
       notifyAll();
     }
     try {
@@ -60,13 +56,5 @@ public final class Gate {
       }
       TimeUnit.NANOSECONDS.timedWait(this, left);
     }
-  }
-
-  public synchronized int maxInside() {
-    return maxInside;
-  }
-
-  public synchronized int entered() {
-    return entered;
   }
 }
