@@ -2,6 +2,7 @@ package dev.bulwark;
 
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
 
 /** Programmatic access to one named family of keyed read-write locks. */
 public interface LockHandle {
@@ -16,4 +17,22 @@ public interface LockHandle {
 
   /** Takes {@code key} in {@code mode} only if it is free now. */
   Optional<LockPermit> tryLock(String key, LockMode mode);
+
+  /**
+   * Takes {@code key} in {@code mode} without blocking a thread while waiting: the stage completes
+   * once the lock is held, or exceptionally with {@link LockTimeoutException}. Close the lock when
+   * the work ends. As {@link BulkheadHandle#acquireAsync()}: a stage that had to wait completes on
+   * Bulwark's own thread, and cancelling it before it completes withdraws the request.
+   */
+  CompletionStage<LockPermit> lockAsync(String key, LockMode mode);
+
+  /**
+   * Starts {@code work} once {@code key} is held in {@code mode}, without blocking a thread while
+   * waiting, and holds the lock until the stage {@code work} returns completes, however it
+   * completes; exceptionally with {@link LockTimeoutException} when the lock was not granted in
+   * time. {@link LockContext} shows the lock while {@code work} itself runs (not in the stages it
+   * chains). Cancellation as {@link BulkheadHandle#callAsync}.
+   */
+  <T> CompletionStage<T> callAsync(
+      String key, LockMode mode, Callable<? extends CompletionStage<T>> work);
 }

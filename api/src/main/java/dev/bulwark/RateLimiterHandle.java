@@ -1,6 +1,7 @@
 package dev.bulwark;
 
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
 
 /** Programmatic access to one named distributed rate limit. */
 public interface RateLimiterHandle {
@@ -15,4 +16,18 @@ public interface RateLimiterHandle {
 
   /** Takes a permit only if one is free now. */
   boolean tryAcquire();
+
+  /**
+   * Takes a permit without blocking a thread: the stage completes when the reserved slot starts, or
+   * exceptionally with {@link RateLimitExceededException} when the next slot lies beyond the
+   * waiting time. A delayed stage completes on Bulwark's own thread.
+   */
+  CompletionStage<Void> acquireAsync();
+
+  /**
+   * Starts {@code work} once its reserved slot starts, without blocking a thread meanwhile; the
+   * returned stage completes like the work's, or exceptionally with {@link
+   * RateLimitExceededException} (the work is then never started).
+   */
+  <T> CompletionStage<T> callAsync(Callable<? extends CompletionStage<T>> work);
 }

@@ -8,7 +8,11 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
-/** Runs a {@link DistributedBulkhead} method under a permit, released however the call ends. */
+/**
+ * Runs a {@link DistributedBulkhead} method under a permit, released however the call ends; for a
+ * method returning {@code CompletionStage}, {@code CompletableFuture} or {@code Uni}, when its
+ * result completes.
+ */
 @DistributedBulkhead
 @Interceptor
 @Priority(Priorities.BULKHEAD)
@@ -26,6 +30,11 @@ public class BulkheadInterceptor {
     BulkheadGuard guard = guards.get(context);
     if (guard == null) {
       return context.proceed();
+    }
+    if (guard.async() != null) {
+      return guard
+          .async()
+          .proceed(context, work -> guard.limiter().callAsync(guard.waitNanos(), work));
     }
     Permit permit = guard.limiter().acquire(guard.waitNanos());
     try {

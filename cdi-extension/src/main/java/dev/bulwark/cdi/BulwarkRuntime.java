@@ -77,14 +77,19 @@ public class BulwarkRuntime {
                 DistributedBulkhead.class,
                 (definition, method) ->
                     new BulkheadGuard(
-                        registry.bulkhead(definition.name()), waitNanos(definition))));
+                        registry.bulkhead(definition.name()),
+                        waitNanos(definition),
+                        AsyncReturn.of(method))));
     rateLimiters =
         new GuardCache<>(
             guarding(
                 LimitKind.RATE_LIMIT,
                 DistributedRateLimit.class,
                 (definition, method) ->
-                    new RateGuard(registry.rateLimiter(definition.name()), waitNanos(definition))));
+                    new RateGuard(
+                        registry.rateLimiter(definition.name()),
+                        waitNanos(definition),
+                        AsyncReturn.of(method))));
     locks =
         new GuardCache<>(
             guarding(
@@ -95,7 +100,8 @@ public class BulwarkRuntime {
                         registry.lock(definition.name()),
                         ((LockDefinition) definition).mode(),
                         LockKeys.of(method),
-                        waitNanos(definition))));
+                        waitNanos(definition),
+                        AsyncReturn.of(method))));
   }
 
   /**

@@ -8,7 +8,11 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
-/** Runs a {@link DistributedLock} method holding the key its {@code @LockKey} arguments name. */
+/**
+ * Runs a {@link DistributedLock} method holding the key its {@code @LockKey} arguments name; for a
+ * method returning {@code CompletionStage}, {@code CompletableFuture} or {@code Uni}, until its
+ * result completes.
+ */
 @DistributedLock
 @Interceptor
 @Priority(Priorities.LOCK)
@@ -28,6 +32,12 @@ public class LockInterceptor {
       return context.proceed();
     }
     String key = guard.keys().keyOf(context.getParameters());
+    if (guard.async() != null) {
+      return guard
+          .async()
+          .proceed(
+              context, work -> guard.lock().callAsync(key, guard.mode(), guard.waitNanos(), work));
+    }
     LockPermit permit = guard.lock().lock(key, guard.mode(), guard.waitNanos());
     try {
       return context.proceed();

@@ -7,7 +7,10 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
-/** Starts a {@link DistributedRateLimit} method only once it has a permit. */
+/**
+ * Starts a {@link DistributedRateLimit} method only once it has a permit; a method returning {@code
+ * CompletionStage}, {@code CompletableFuture} or {@code Uni} waits for it without blocking.
+ */
 @DistributedRateLimit
 @Interceptor
 @Priority(Priorities.RATE_LIMIT)
@@ -23,9 +26,15 @@ public class RateLimitInterceptor {
   @AroundInvoke
   public Object guard(InvocationContext context) throws Exception {
     RateGuard guard = guards.get(context);
-    if (guard != null) {
-      guard.limiter().acquire(guard.waitNanos());
+    if (guard == null) {
+      return context.proceed();
     }
+    if (guard.async() != null) {
+      return guard
+          .async()
+          .proceed(context, work -> guard.limiter().callAsync(guard.waitNanos(), work));
+    }
+    guard.limiter().acquire(guard.waitNanos());
     return context.proceed();
   }
 }

@@ -4,6 +4,9 @@ import dev.bulwark.BulkheadFullException;
 import dev.bulwark.Permit;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.spi.PermitSpec;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * One bulkhead, built once per name: the entry to its chain. {@link #acquire()} hands back a {@link
@@ -42,14 +45,47 @@ public final class BulkheadLimiter {
     return events.stats();
   }
 
-  /** Takes a permit, waiting up to the definition's waiting time. */
-  public Permit acquire() {
-    return chain.acquire("", null, waitNanos);
+  /** The definition's waiting time, in nanoseconds. */
+  long waitNanos() {
+    return waitNanos;
   }
 
-  /** Takes a permit, waiting up to {@code maxWaitNanos} (a method's own waiting time). */
+  /** Takes a permit, waiting up to the definition's waiting time. */
+  public Permit acquire() {
+    return acquire(waitNanos);
+  }
+
+  /**
+   * Takes a permit, waiting up to {@code maxWaitNanos} (a method's own waiting time). On a Vert.x
+   * event-loop thread it does not wait: a bulkhead that is full there refuses the call with an
+   * {@link IllegalStateException} that says what to do instead.
+   */
   public Permit acquire(long maxWaitNanos) {
+    if (maxWaitNanos > 0 && EventLoop.isCurrentThread()) {
+      try {
+        return chain.acquire("", null, 0);
+      } catch (BulkheadFullException e) {
+        throw EventLoop.wouldBlock("bulkhead '" + definition.name() + "'", maxWaitNanos, e);
+      }
+    }
     return chain.acquire("", null, maxWaitNanos);
+  }
+
+  /**
+   * Takes a permit without blocking: the stage completes once the permit is held (after waiting up
+   * to {@code maxWaitNanos} in the queue), or exceptionally with {@link BulkheadFullException}.
+   */
+  public CompletableFuture<Permit> acquireAsync(long maxWaitNanos) {
+    return AsyncCall.admit(chain, "", null, maxWaitNanos, permit -> permit);
+  }
+
+  /**
+   * Starts {@code work} once a permit is held, without blocking while waiting for it, and holds the
+   * permit until the work's stage completes, however it completes.
+   */
+  public <T> CompletableFuture<T> callAsync(
+      long maxWaitNanos, Callable<? extends CompletionStage<T>> work) {
+    return AsyncCall.run(chain, "", null, maxWaitNanos, false, work);
   }
 
   /** Takes a permit only if one is free now; null otherwise. */

@@ -36,6 +36,7 @@ public final class BulwarkEngine implements AutoCloseable {
   private final EngineSettings settings;
   private final BulwarkStore store;
   private final StoreAccess access;
+  private final AsyncScheduler async = new AsyncScheduler();
   private final LimitChains chains;
   private final LimitRegistry registry;
   private final DefaultBulwark programmatic;
@@ -47,10 +48,10 @@ public final class BulwarkEngine implements AutoCloseable {
     BulwarkStoreProvider provider = provider(settings.storeId(), builder.stores);
     this.store = provider.open(context(config, waiters));
     LeaseRenewer renewer = store.leasesExpire() ? new LeaseRenewer(store) : null;
-    this.access = new StoreAccess(store, waiters, renewer);
+    this.access = new StoreAccess(store, waiters, renewer, async);
     StoreAccess localAccess =
         settings.failurePolicy() == FailurePolicy.LOCAL
-            ? new StoreAccess(new LocalStore(waiters), waiters, null)
+            ? new StoreAccess(new LocalStore(waiters), waiters, null, async)
             : null;
     BulwarkListener listener = Listeners.combine(builder.listeners);
     this.chains =
@@ -195,6 +196,7 @@ public final class BulwarkEngine implements AutoCloseable {
 
   @Override
   public void close() {
+    async.close();
     if (access.renewer() != null) {
       access.renewer().close();
     }

@@ -3,6 +3,7 @@ package dev.bulwark.core.engine;
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.StoreUnavailableException;
+import java.util.concurrent.CompletableFuture;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 
 /** Counts admitted and rejected calls in the limit's {@link LimitStats}. */
@@ -29,5 +30,23 @@ final class CountingStep implements LimitStep {
     }
     stats.onGranted();
     return permit;
+  }
+
+  @Override
+  public CompletableFuture<LockPermit> acquireAsync(
+      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+    return next.acquireAsync(key, mode, maxWaitNanos, caller)
+        .whenComplete(
+            (permit, failure) -> {
+              if (failure == null) {
+                stats.onGranted();
+              } else {
+                Throwable cause = Stages.unwrap(failure);
+                if (cause instanceof FaultToleranceException
+                    && !(cause instanceof StoreUnavailableException)) {
+                  stats.onRejected(); // a store failure is counted where the policy decided
+                }
+              }
+            });
   }
 }

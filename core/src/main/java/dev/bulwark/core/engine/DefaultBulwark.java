@@ -12,6 +12,7 @@ import dev.bulwark.core.registry.LimitRegistry;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -75,6 +76,16 @@ final class DefaultBulwark implements Bulwark {
     public Optional<Permit> tryAcquire() {
       return Optional.ofNullable(limiter.tryAcquire());
     }
+
+    @Override
+    public CompletionStage<Permit> acquireAsync() {
+      return limiter.acquireAsync(limiter.waitNanos());
+    }
+
+    @Override
+    public <T> CompletionStage<T> callAsync(Callable<? extends CompletionStage<T>> work) {
+      return limiter.callAsync(limiter.waitNanos(), work);
+    }
   }
 
   private record Rate(RateLimiter limiter) implements RateLimiterHandle {
@@ -97,6 +108,16 @@ final class DefaultBulwark implements Bulwark {
     @Override
     public boolean tryAcquire() {
       return limiter.tryAcquire();
+    }
+
+    @Override
+    public CompletionStage<Void> acquireAsync() {
+      return limiter.acquireAsync(limiter.waitNanos());
+    }
+
+    @Override
+    public <T> CompletionStage<T> callAsync(Callable<? extends CompletionStage<T>> work) {
+      return limiter.callAsync(limiter.waitNanos(), work);
     }
   }
 
@@ -124,6 +145,17 @@ final class DefaultBulwark implements Bulwark {
     @Override
     public Optional<LockPermit> tryLock(String key, LockMode mode) {
       return lock.tryLock(key, mode);
+    }
+
+    @Override
+    public CompletionStage<LockPermit> lockAsync(String key, LockMode mode) {
+      return lock.lockAsync(key, mode, lock.waitNanos());
+    }
+
+    @Override
+    public <T> CompletionStage<T> callAsync(
+        String key, LockMode mode, Callable<? extends CompletionStage<T>> work) {
+      return lock.callAsync(key, mode, lock.waitNanos(), work);
     }
   }
 }

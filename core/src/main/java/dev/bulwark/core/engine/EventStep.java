@@ -5,6 +5,7 @@ import dev.bulwark.LockPermit;
 import dev.bulwark.StoreUnavailableException;
 import dev.bulwark.event.LimitType;
 import dev.bulwark.event.RejectionReason;
+import java.util.concurrent.CompletableFuture;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 
 /**
@@ -29,9 +30,31 @@ final class EventStep implements LimitStep {
     try {
       permit = next.acquire(key, mode, maxWaitNanos);
     } catch (FaultToleranceException e) {
-      events.rejected(key, reason(e, maxWaitNanos), System.nanoTime() - start);
+      // the store links set the interrupt flag again when they give up
+      rejected(key, e, maxWaitNanos, Thread.currentThread().isInterrupted(), start);
       throw e;
     }
+    return granted(permit, key, start);
+  }
+
+  @Override
+  public CompletableFuture<LockPermit> acquireAsync(
+      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+    long start = System.nanoTime();
+    return next.acquireAsync(key, mode, maxWaitNanos, caller)
+        .handle(
+            (permit, failure) -> {
+              if (failure != null) {
+                if (Stages.unwrap(failure) instanceof FaultToleranceException e) {
+                  rejected(key, e, maxWaitNanos, caller.isDone(), start); // done first: gave up
+                }
+                throw Stages.rethrow(failure);
+              }
+              return granted(permit, key, start);
+            });
+  }
+
+  private LockPermit granted(LockPermit permit, String key, long start) {
     long granted = System.nanoTime();
     events.granted(key, granted - start);
     return events.type() == LimitType.RATE_LIMIT || permit == NoPermit.INSTANCE
@@ -39,12 +62,17 @@ final class EventStep implements LimitStep {
         : new TimedPermit(permit, key, granted);
   }
 
-  private RejectionReason reason(FaultToleranceException e, long maxWaitNanos) {
+  private void rejected(
+      String key, FaultToleranceException e, long maxWaitNanos, boolean gaveUp, long start) {
+    events.rejected(key, reason(e, maxWaitNanos, gaveUp), System.nanoTime() - start);
+  }
+
+  private RejectionReason reason(FaultToleranceException e, long maxWaitNanos, boolean gaveUp) {
     if (e instanceof StoreUnavailableException) {
       return RejectionReason.STORE_DOWN;
     }
-    if (Thread.currentThread().isInterrupted()) {
-      return RejectionReason.INTERRUPTED; // the store links set the flag again when they give up
+    if (gaveUp) {
+      return RejectionReason.INTERRUPTED;
     }
     // a rate limit rejects at once when its next slot lies beyond the wait: it never waits it out
     return maxWaitNanos > 0 && events.type() != LimitType.RATE_LIMIT

@@ -4,6 +4,8 @@ import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.StoreUnavailableException;
 import dev.bulwark.spi.StoreException;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
@@ -48,22 +50,61 @@ final class FailurePolicyStep implements LimitStep {
       outage.answered(); // a rejection is an answer
       throw e;
     } catch (StoreException e) {
-      outage.failed(e);
-      events.storeFailed();
-      switch (policy) {
-        case FAIL_OPEN:
-          events.passedThrough(key);
-          LOG.log(Level.FINE, "Bulwark: store unavailable, letting a call through", e);
-          return NoPermit.INSTANCE;
-        case LOCAL:
-          return localFallback.acquire(key, mode, maxWaitNanos);
-        default:
-          String limit = events + (key.isEmpty() ? "" : " key '" + key + "'");
-          throw new StoreUnavailableException(
-              events.name(), limit + ": store unavailable: " + e.getMessage(), e);
-      }
+      LockPermit open = onStoreFailure(e, key);
+      return open != null ? open : localFallback.acquire(key, mode, maxWaitNanos);
     }
     outage.answered();
     return permit;
+  }
+
+  @Override
+  public CompletableFuture<LockPermit> acquireAsync(
+      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+    return next.acquireAsync(key, mode, maxWaitNanos, caller)
+        .handle(
+            (permit, failure) -> {
+              if (failure == null) {
+                outage.answered();
+                return CompletableFuture.completedFuture(permit);
+              }
+              Throwable cause = Stages.unwrap(failure);
+              if (cause instanceof FaultToleranceException) {
+                outage.answered();
+              } else if (cause instanceof StoreException e) {
+                try {
+                  LockPermit open = onStoreFailure(e, key);
+                  return open != null
+                      ? CompletableFuture.completedFuture(open)
+                      : localFallback.acquireAsync(key, mode, maxWaitNanos, caller);
+                } catch (StoreUnavailableException closed) {
+                  return CompletableFuture.<LockPermit>failedFuture(closed);
+                }
+              }
+              return CompletableFuture.<LockPermit>failedFuture(cause);
+            })
+        .thenCompose(Function.identity());
+  }
+
+  /**
+   * The policy's answer to a store failure, the same on both paths.
+   *
+   * @return what a {@code fail-open} call holds, or null to ask the local store
+   * @throws StoreUnavailableException under {@code fail-closed}
+   */
+  private LockPermit onStoreFailure(StoreException e, String key) {
+    outage.failed(e);
+    events.storeFailed();
+    switch (policy) {
+      case FAIL_OPEN:
+        events.passedThrough(key);
+        LOG.log(Level.FINE, "Bulwark: store unavailable, letting a call through", e);
+        return NoPermit.INSTANCE;
+      case LOCAL:
+        return null;
+      default:
+        String limit = events + (key.isEmpty() ? "" : " key '" + key + "'");
+        throw new StoreUnavailableException(
+            events.name(), limit + ": store unavailable: " + e.getMessage(), e);
+    }
   }
 }

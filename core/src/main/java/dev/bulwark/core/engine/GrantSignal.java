@@ -3,8 +3,9 @@ package dev.bulwark.core.engine;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Where a queued request's thread parks until the store hands it the permit. Held permits extend
- * it, so waiting allocates nothing beyond the permit itself.
+ * Where a queued request's thread parks until the store hands it the permit, or, for an
+ * asynchronous call, what the hand-over triggers. Held permits extend it, so waiting allocates
+ * nothing beyond the permit itself.
  */
 abstract class GrantSignal {
 
@@ -12,6 +13,7 @@ abstract class GrantSignal {
   private volatile boolean granted;
   private volatile long fencingToken;
   private volatile Thread waiter;
+  private volatile Runnable onGrant;
 
   GrantSignal(long requestId) {
     this.requestId = requestId;
@@ -24,6 +26,21 @@ abstract class GrantSignal {
     Thread thread = waiter;
     if (thread != null) {
       LockSupport.unpark(thread);
+    }
+    Runnable action = onGrant;
+    if (action != null) {
+      action.run();
+    }
+  }
+
+  /**
+   * Runs {@code action} when the grant arrives (on the thread that reports it), or at once when it
+   * already has; it may run twice when the two race, so it must be idempotent.
+   */
+  final void onGrant(Runnable action) {
+    onGrant = action;
+    if (granted) {
+      action.run();
     }
   }
 

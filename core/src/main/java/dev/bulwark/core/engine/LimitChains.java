@@ -53,11 +53,13 @@ final class LimitChains {
   }
 
   LimitStep rateLimit(RateLimitDefinition definition, RateSpec spec, LimitEvents events) {
-    LimitStep store = new RateStep(definition, spec, access.store().rates(), events);
+    LimitStep store =
+        new RateStep(definition, spec, access.store().rates(), events, access.async());
     LimitStep local =
         localAccess == null
             ? null
-            : new RateStep(definition, spec, localAccess.store().rates(), events);
+            : new RateStep(
+                definition, spec, localAccess.store().rates(), events, localAccess.async());
     return observed(withPolicy(store, local, events), events);
   }
 

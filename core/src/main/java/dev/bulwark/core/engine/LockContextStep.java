@@ -2,6 +2,7 @@ package dev.bulwark.core.engine;
 
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Makes a granted lock visible to the guarded code through {@code LockContext} on the calling
@@ -20,6 +21,17 @@ final class LockContextStep implements LimitStep {
     LockPermit lock = new ThreadHeld(next.acquire(key, mode, maxWaitNanos), key, mode);
     ThreadLocks.push(lock);
     return lock;
+  }
+
+  /**
+   * Not pushed here: the call's stage completes, and closes the lock, on another thread. {@link
+   * AsyncCall} shows it on the thread that invokes the guarded method, for that invocation.
+   */
+  @Override
+  public CompletableFuture<LockPermit> acquireAsync(
+      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+    return next.acquireAsync(key, mode, maxWaitNanos, caller)
+        .thenApply(held -> new ThreadHeld(held, key, mode));
   }
 
   /**

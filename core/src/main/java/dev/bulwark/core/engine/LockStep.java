@@ -8,6 +8,7 @@ import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,14 +42,27 @@ final class LockStep implements LimitStep {
       throw new LockTimeoutException(
           definition.name(), key, "Interrupted while waiting for lock " + describe(key), e);
     }
+    return admitted(lock, grant, maxWaitNanos);
+  }
+
+  @Override
+  public CompletableFuture<LockPermit> acquireAsync(
+      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+    HeldLock lock = new HeldLock(RequestIds.next(), key, mode);
+    return AsyncWait.acquire(lock, maxWaitNanos, access, events, caller, null)
+        .thenApply(grant -> admitted(lock, grant, maxWaitNanos));
+  }
+
+  /** The store's final answer made the call's lock, with its fencing token, or the rejection. */
+  private LockPermit admitted(HeldLock lock, Grant grant, long maxWaitNanos) {
     if (!grant.isGranted()) {
       throw new LockTimeoutException(
           definition.name(),
-          key,
+          lock.key(),
           "Lock "
-              + describe(key)
+              + describe(lock.key())
               + " ("
-              + mode
+              + lock.mode
               + ") not granted"
               + (maxWaitNanos > 0
                   ? " within " + TimeUnit.NANOSECONDS.toMillis(maxWaitNanos) + " ms"

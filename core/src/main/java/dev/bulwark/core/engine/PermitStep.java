@@ -8,6 +8,7 @@ import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,6 +22,7 @@ final class PermitStep implements LimitStep {
   private final PermitStore store;
   private final StoreAccess access;
   private final LimitEvents events;
+  private final StartOrder order;
 
   PermitStep(
       BulkheadDefinition definition, PermitSpec spec, StoreAccess access, LimitEvents events) {
@@ -29,6 +31,7 @@ final class PermitStep implements LimitStep {
     this.store = access.store().permits();
     this.access = access;
     this.events = events;
+    this.order = new StartOrder(access.async());
   }
 
   @Override
@@ -44,6 +47,19 @@ final class PermitStep implements LimitStep {
           "Interrupted while waiting for bulkhead '" + definition.name() + "'",
           e);
     }
+    return admitted(permit, grant, maxWaitNanos);
+  }
+
+  @Override
+  public CompletableFuture<LockPermit> acquireAsync(
+      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+    HeldPermit permit = new HeldPermit(RequestIds.next());
+    return AsyncWait.acquire(permit, maxWaitNanos, access, events, caller, order)
+        .thenApply(grant -> admitted(permit, grant, maxWaitNanos));
+  }
+
+  /** The store's final answer made the call's permit, or the bulkhead's rejection. */
+  private LockPermit admitted(HeldPermit permit, Grant grant, long maxWaitNanos) {
     if (!grant.isGranted()) {
       throw new BulkheadFullException(
           definition.name(),

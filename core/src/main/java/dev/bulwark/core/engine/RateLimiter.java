@@ -3,6 +3,9 @@ package dev.bulwark.core.engine;
 import dev.bulwark.RateLimitExceededException;
 import dev.bulwark.core.config.RateLimitDefinition;
 import dev.bulwark.spi.RateSpec;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /** One rate limit, built once per name: the entry to its chain. */
 public final class RateLimiter {
@@ -33,14 +36,45 @@ public final class RateLimiter {
     return events.stats();
   }
 
-  /** Takes a permit, waiting up to the definition's waiting time for a reserved slot. */
-  public void acquire() {
-    chain.acquire("", null, waitNanos);
+  /** The definition's waiting time, in nanoseconds. */
+  long waitNanos() {
+    return waitNanos;
   }
 
-  /** Takes a permit, waiting up to {@code maxWaitNanos} (a method's own waiting time). */
+  /** Takes a permit, waiting up to the definition's waiting time for a reserved slot. */
+  public void acquire() {
+    acquire(waitNanos);
+  }
+
+  /**
+   * Takes a permit, waiting up to {@code maxWaitNanos} (a method's own waiting time). On a Vert.x
+   * event-loop thread it does not wait: a slot that lies ahead refuses the call there with an
+   * {@link IllegalStateException} that says what to do instead.
+   */
   public void acquire(long maxWaitNanos) {
+    if (maxWaitNanos > 0 && EventLoop.isCurrentThread()) {
+      try {
+        chain.acquire("", null, 0);
+        return;
+      } catch (RateLimitExceededException e) {
+        throw EventLoop.wouldBlock("rate limit '" + definition.name() + "'", maxWaitNanos, e);
+      }
+    }
     chain.acquire("", null, maxWaitNanos);
+  }
+
+  /**
+   * Takes a permit without blocking: the stage completes when the reserved slot starts, or
+   * exceptionally with {@link RateLimitExceededException}.
+   */
+  public CompletableFuture<Void> acquireAsync(long maxWaitNanos) {
+    return AsyncCall.admit(chain, "", null, maxWaitNanos, permit -> null);
+  }
+
+  /** Starts {@code work} once its reserved slot starts, without blocking meanwhile. */
+  public <T> CompletableFuture<T> callAsync(
+      long maxWaitNanos, Callable<? extends CompletionStage<T>> work) {
+    return AsyncCall.run(chain, "", null, maxWaitNanos, false, work);
   }
 
   /** Takes a permit only if one is free now. */

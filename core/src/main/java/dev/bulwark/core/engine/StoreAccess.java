@@ -5,9 +5,11 @@ import java.time.Duration;
 
 /**
  * What a store link needs of the engine beyond its own definition: the store, the JVM's waiters,
- * and the lease renewer (null when the store's leases do not expire).
+ * the lease renewer (null when the store's leases do not expire) and the thread asynchronous calls
+ * wait on.
  */
-record StoreAccess(BulwarkStore store, Waiters waiters, LeaseRenewer renewer) {
+record StoreAccess(
+    BulwarkStore store, Waiters waiters, LeaseRenewer renewer, AsyncScheduler async) {
 
   Duration wakeUpCheckInterval() {
     return store.wakeUpCheckInterval();

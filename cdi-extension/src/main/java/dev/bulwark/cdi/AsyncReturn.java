@@ -1,0 +1,56 @@
+package dev.bulwark.cdi;
+
+import jakarta.interceptor.InvocationContext;
+import java.lang.reflect.Method;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * How a guarded method that returns an asynchronous result is run under its limit: admitted without
+ * blocking, invoked once admitted, holding its permit or lock until the result completes. Detected
+ * once per method, from its declared return type, when its guard is built.
+ */
+abstract class AsyncReturn {
+
+  /** A limit's asynchronous entry: one of the engine's {@code callAsync}. */
+  @FunctionalInterface
+  interface Limit {
+    CompletionStage<Object> callAsync(Callable<? extends CompletionStage<Object>> work);
+  }
+
+  private static final String UNI = "io.smallrye.mutiny.Uni";
+
+  /** {@code CompletionStage} or {@code CompletableFuture}: the engine's stage is returned as is. */
+  private static final AsyncReturn STAGE =
+      new AsyncReturn() {
+        @Override
+        Object proceed(InvocationContext context, Limit limit) {
+          return limit.callAsync(() -> stage(context.proceed()));
+        }
+      };
+
+  /**
+   * The strategy for {@code method}'s return type; null for a synchronous method. {@code Uni} is
+   * known by name, so Mutiny is needed only by applications that return it.
+   */
+  static AsyncReturn of(Method method) {
+    Class<?> type = method.getReturnType();
+    if (type == CompletionStage.class || type == CompletableFuture.class) {
+      return STAGE;
+    }
+    if (type.getName().equals(UNI)) {
+      return new UniReturn();
+    }
+    return null;
+  }
+
+  /** Runs the intercepted call under {@code limit} and returns what the method declares. */
+  abstract Object proceed(InvocationContext context, Limit limit);
+
+  /** The method's result: its declared type is a {@code CompletionStage} of some value. */
+  @SuppressWarnings("unchecked") // a stage of the method's value, passed on and read as Object
+  static CompletionStage<Object> stage(Object result) {
+    return (CompletionStage<Object>) result;
+  }
+}

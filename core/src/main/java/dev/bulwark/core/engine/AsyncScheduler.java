@@ -1,0 +1,90 @@
+package dev.bulwark.core.engine;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The one thread per engine on which asynchronous calls wait without a thread of their own: it runs
+ * their deadlines, wake-up checks and rate-limit delays, and resumes a call once it is admitted, in
+ * the order the grants arrived. Started on the first asynchronous call that has to wait, so an
+ * application that never waits asynchronously has no such thread.
+ *
+ * <p>Resuming here, rather than on the thread that reports a hand-over, keeps the guarded method
+ * out of the store's own threads (the local store reports under its lock, the Redis store on its
+ * wake-up subscription) and bounds the stack when one completion admits the next.
+ */
+final class AsyncScheduler implements Executor, AutoCloseable {
+
+  private final AtomicInteger resuming = new AtomicInteger();
+  private ScheduledThreadPoolExecutor thread; // guarded by this
+  private boolean closed; // guarded by this
+
+  /** Runs {@code task} on the scheduler's thread, after the tasks already handed to it. */
+  @Override
+  public void execute(Runnable task) {
+    resuming.incrementAndGet();
+    try {
+      executor()
+          .execute(
+              () -> {
+                try {
+                  task.run();
+                } finally {
+                  resuming.decrementAndGet();
+                }
+              });
+    } catch (RuntimeException e) {
+      resuming.decrementAndGet();
+      throw e;
+    }
+  }
+
+  /**
+   * {@code value} as a stage that completes after every resumption already handed to this thread: a
+   * call granted at once must not start before an older waiter that was granted just before it (in
+   * the same step of the store) and is still on its way here.
+   */
+  <T> CompletableFuture<T> inOrder(T value) {
+    if (resuming.get() == 0) {
+      return CompletableFuture.completedFuture(value);
+    }
+    CompletableFuture<T> later = new CompletableFuture<>();
+    execute(() -> later.complete(value));
+    return later;
+  }
+
+  ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
+    return executor().schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+  }
+
+  private synchronized ScheduledExecutorService executor() {
+    if (thread == null) {
+      if (closed) {
+        throw new IllegalStateException("Bulwark: the engine is closed");
+      }
+      thread =
+          new ScheduledThreadPoolExecutor(
+              1,
+              task -> {
+                Thread t = new Thread(task, "bulwark-async");
+                t.setDaemon(true);
+                return t;
+              });
+      thread.setRemoveOnCancelPolicy(true); // a granted call's deadline is dropped, not kept
+    }
+    return thread;
+  }
+
+  @Override
+  public synchronized void close() {
+    closed = true;
+    if (thread != null) {
+      thread.shutdownNow();
+    }
+  }
+}

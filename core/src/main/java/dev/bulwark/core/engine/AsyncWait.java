@@ -1,0 +1,176 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Outcome;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Waits out one queued request of an asynchronous call without a thread: the store's hand-over
+ * completes it through the request's {@link GrantSignal}; a timer on the {@link AsyncScheduler}
+ * polls once per wake-up check interval (when the store's wake-ups can be lost) and withdraws the
+ * request at the deadline. The same rules as {@link QueuedRequest}: a withdrawal that races a
+ * hand-over keeps the grant, and a caller that gives up (cancels its stage) withdraws the request
+ * and gives back a grant that raced it.
+ */
+final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
+
+  private static final Logger LOG = Logger.getLogger(AsyncWait.class.getName());
+
+  private final R request;
+  private final StoreAccess access;
+  private final long deadline;
+  private final long checkNanos;
+  private final CompletableFuture<Grant> outcome = new CompletableFuture<>();
+  private volatile ScheduledFuture<?> timer;
+
+  private AsyncWait(R request, StoreAccess access, long deadline) {
+    this.request = request;
+    this.access = access;
+    this.deadline = deadline;
+    long interval = access.wakeUpCheckInterval().toNanos();
+    this.checkNanos = interval == 0 ? Long.MAX_VALUE : interval;
+  }
+
+  /**
+   * Asks the store and, when the request is queued, waits it out. The store is asked on the calling
+   * thread; everything after a queued answer completes on the engine's {@link AsyncScheduler}.
+   *
+   * @param caller the stage handed to the caller: when it completes first (cancelled), the request
+   *     is withdrawn and the outcome is REJECTED
+   * @param order the limit's start order, or null when its calls need none
+   * @return completes with GRANTED (with its token) or REJECTED, or with the store's failure
+   */
+  static <R extends GrantSignal & QueuedRequest.Queue> CompletableFuture<Grant> acquire(
+      R request,
+      long maxWaitNanos,
+      StoreAccess access,
+      LimitEvents events,
+      CompletableFuture<?> caller,
+      StartOrder order) {
+    AsyncWait<R> wait = new AsyncWait<>(request, access, System.nanoTime() + maxWaitNanos);
+    StartOrder.Place place = order == null ? null : new StartOrder.Place();
+    Grant grant;
+    try {
+      if (maxWaitNanos <= 0) {
+        grant = ask(request, false, order, place);
+      } else {
+        access.waiters().register(request);
+        try {
+          grant = ask(request, true, order, place);
+        } catch (RuntimeException e) {
+          access.waiters().unregister(request);
+          throw e;
+        }
+        if (grant.outcome() == Outcome.QUEUED) {
+          events.queued();
+          request.keepAlive();
+          wait.start(caller);
+          return inLine(wait.outcome, order, place);
+        }
+        access.waiters().unregister(request);
+      }
+    } catch (RuntimeException e) {
+      wait.outcome.completeExceptionally(e);
+      return inLine(wait.outcome, order, place);
+    }
+    if (order == null) {
+      return access.async().inOrder(grant);
+    }
+    if (order.leaveIfFirst(place)) {
+      return CompletableFuture.completedFuture(grant);
+    }
+    wait.outcome.complete(grant);
+    return inLine(wait.outcome, order, place);
+  }
+
+  private static <R extends GrantSignal & QueuedRequest.Queue> Grant ask(
+      R request, boolean mayQueue, StartOrder order, StartOrder.Place place) {
+    return order == null
+        ? request.request(mayQueue)
+        : order.ask(place, () -> request.request(mayQueue));
+  }
+
+  /** The outcome, passed on in the limit's start order when it has one. */
+  private static CompletableFuture<Grant> inLine(
+      CompletableFuture<Grant> outcome, StartOrder order, StartOrder.Place place) {
+    if (order == null) {
+      return outcome;
+    }
+    order.answer(place, outcome);
+    return place.answer();
+  }
+
+  private void start(CompletableFuture<?> caller) {
+    outcome.whenComplete((grant, failure) -> finish(grant));
+    request.onGrant(() -> access.async().execute(() -> outcome.complete(granted())));
+    scheduleCheck();
+    caller.whenComplete(
+        (value, failure) -> {
+          // answered as a rejection: the links around report it as one, and nobody else sees it
+          if (outcome.complete(Grant.REJECTED)) {
+            withdraw();
+          }
+        });
+  }
+
+  private Grant granted() {
+    return Grant.granted(request.signalledToken());
+  }
+
+  private void scheduleCheck() {
+    long remaining = deadline - System.nanoTime();
+    timer = access.async().schedule(this::check, Math.min(Math.max(0, remaining), checkNanos));
+    if (outcome.isDone()) {
+      timer.cancel(false); // finished before the timer was recorded
+    }
+  }
+
+  /** At the deadline withdraws; before it polls the store in case a wake-up was lost. */
+  private void check() {
+    if (outcome.isDone()) {
+      return;
+    }
+    try {
+      if (deadline - System.nanoTime() <= 0) {
+        outcome.complete(request.isGranted() ? granted() : request.cancel());
+        return;
+      }
+      Grant polled = request.poll();
+      if (polled.outcome() != Outcome.QUEUED) {
+        outcome.complete(polled);
+        return;
+      }
+    } catch (RuntimeException e) {
+      outcome.completeExceptionally(e);
+      return;
+    }
+    scheduleCheck();
+  }
+
+  /** The caller gave up: take the request out of the queue, and give back a grant that raced it. */
+  private void withdraw() {
+    try {
+      if (request.isGranted() || request.cancel().isGranted()) {
+        request.release();
+      }
+    } catch (RuntimeException e) {
+      // the request expires with its lease in the store, which is no longer renewed
+      LOG.log(Level.FINE, "Bulwark: could not withdraw a request whose caller gave up", e);
+    }
+  }
+
+  private void finish(Grant grant) {
+    ScheduledFuture<?> pending = timer;
+    if (pending != null) {
+      pending.cancel(false);
+    }
+    access.waiters().unregister(request);
+    if (grant == null || !grant.isGranted()) {
+      // a request given up on must not be renewed: in the store it expires within a lease
+      request.stopKeepingAlive();
+    }
+  }
+}
