@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bulwark.BulkheadFullException;
+import dev.bulwark.RateLimitExceededException;
 import dev.bulwark.cdi.BulwarkRuntime;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.core.config.LimitDefinition;
+import dev.bulwark.core.config.RateLimitDefinition;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -27,6 +31,7 @@ class ClusterWideOnQuarkusTest {
 
   @Inject Reports reports;
   @Inject Exports exports;
+  @Inject NightlyJobs jobs;
   @Inject BulwarkRuntime runtime;
 
   @Test
@@ -72,6 +77,37 @@ class ClusterWideOnQuarkusTest {
     assertThat(bulkheads()).doesNotContainKey(EXPORTS + "#export");
   }
 
+  @Test
+  void anInheritedClassLevelBulkheadThatStaysPerJvmIsFtsAlone() throws Exception {
+    holdsFtsValueThenFtRejects(12, jobs::own);
+    holdsFtsValueThenFtRejects(12, jobs::inherited);
+    assertThat(bulkheads()).containsOnlyKeys(REPORTS + "#capped", EXPORTS + "#archive");
+  }
+
+  @Test
+  void aDistributedRateLimitCountsBulwarksValue() {
+    List<String> outcomes = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      try {
+        outcomes.add(reports.quote());
+      } catch (RateLimitExceededException e) {
+        outcomes.add("rejected");
+      }
+    }
+    // SmallRye's own rate limit (200 a minute) would admit all three
+    assertThat(outcomes).containsExactly("quoted", "quoted", "rejected");
+    assertThat(rateLimits()).containsOnlyKeys(REPORTS + "#quote");
+  }
+
+  @Test
+  void aRateLimitThatStaysPerJvmIsFtsAlone() {
+    // more than a rate limit made from the binding's defaults (100 a second) would admit
+    for (int i = 0; i < 150; i++) {
+      assertThat(reports.localQuote()).isEqualTo("quoted");
+    }
+    assertThat(rateLimits()).doesNotContainKey(REPORTS + "#localQuote");
+  }
+
   /**
    * More callers than the 10 of a bulkhead made from the binding's defaults are admitted, up to
    * FT's value; the next is rejected by FT itself.
@@ -84,6 +120,13 @@ class ClusterWideOnQuarkusTest {
           .isNotInstanceOf(BulkheadFullException.class);
       assertThat(held.release()).hasSize(ftValue);
     }
+  }
+
+  private Map<String, RateLimitDefinition> rateLimits() {
+    return runtime.engine().registry().catalog().definitions().stream()
+        .filter(RateLimitDefinition.class::isInstance)
+        .map(RateLimitDefinition.class::cast)
+        .collect(Collectors.toMap(LimitDefinition::name, d -> d));
   }
 
   private Map<String, BulkheadDefinition> bulkheads() {

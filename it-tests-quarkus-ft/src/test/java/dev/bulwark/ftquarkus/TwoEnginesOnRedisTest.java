@@ -57,11 +57,13 @@ class TwoEnginesOnRedisTest {
   void permitsHeldByTheOtherEngineRejectThisApplicationsCall() {
     try (BulwarkEngine other = otherEngine()) {
       BulkheadHandle capped = other.programmatic().bulkhead(CAPPED);
-      try (Permit first = capped.acquire();
-          Permit second = capped.acquire()) {
+      List<Permit> held = List.of(capped.acquire(), capped.acquire());
+      try {
         // FT's own bulkhead in this JVM (5) is empty: only the cluster cap (2) rejects
         assertThatThrownBy(() -> reports.capped(Gate.opened()))
             .isExactlyInstanceOf(BulkheadFullException.class);
+      } finally {
+        held.forEach(Permit::close);
       }
       assertThat(reports.capped(Gate.opened())).isEqualTo("capped");
     }
