@@ -1,6 +1,8 @@
 package dev.bulwark.core.engine;
 
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -14,6 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the order the grants arrived. Started on the first asynchronous call that has to wait, so an
  * application that never waits asynchronously has no such thread.
  *
+ * <p>Calls still waiting when the engine closes fail with an {@link IllegalStateException}.
+ *
  * <p>Resuming here, rather than on the thread that reports a hand-over, keeps the guarded method
  * out of the store's own threads (the local store reports under its lock, the Redis store on its
  * wake-up subscription) and bounds the stack when one completion admits the next.
@@ -21,12 +25,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class AsyncScheduler implements Executor, AutoCloseable {
 
   private final AtomicInteger resuming = new AtomicInteger();
+  private final Set<CompletableFuture<?>> waiting = ConcurrentHashMap.newKeySet();
   private ScheduledThreadPoolExecutor thread; // guarded by this
-  private boolean closed; // guarded by this
+  private volatile boolean closed; // written under this
 
-  /** Runs {@code task} on the scheduler's thread, after the tasks already handed to it. */
+  /**
+   * Runs {@code task} on the scheduler's thread, after the tasks already handed to it; once the
+   * engine is closed, on the calling thread, so that what the close fails still reaches its caller.
+   */
   @Override
   public void execute(Runnable task) {
+    if (isClosed()) {
+      task.run();
+      return;
+    }
     resuming.incrementAndGet();
     try {
       executor()
@@ -58,6 +70,18 @@ final class AsyncScheduler implements Executor, AutoCloseable {
     return later;
   }
 
+  /**
+   * Fails {@code wait} when the engine closes before it completes: a call waiting then would
+   * otherwise wait for a timer that never fires.
+   */
+  void track(CompletableFuture<?> wait) {
+    waiting.add(wait);
+    wait.whenComplete((value, failure) -> waiting.remove(wait));
+    if (isClosed()) {
+      wait.completeExceptionally(closedWhileWaiting());
+    }
+  }
+
   ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
     return executor().schedule(task, delayNanos, TimeUnit.NANOSECONDS);
   }
@@ -81,10 +105,23 @@ final class AsyncScheduler implements Executor, AutoCloseable {
   }
 
   @Override
-  public synchronized void close() {
-    closed = true;
-    if (thread != null) {
-      thread.shutdownNow();
+  public void close() {
+    synchronized (this) {
+      closed = true;
+      if (thread != null) {
+        thread.shutdownNow();
+      }
     }
+    for (CompletableFuture<?> wait : waiting) {
+      wait.completeExceptionally(closedWhileWaiting());
+    }
+  }
+
+  private boolean isClosed() {
+    return closed;
+  }
+
+  private static IllegalStateException closedWhileWaiting() {
+    return new IllegalStateException("Bulwark: the engine was closed while the call waited");
   }
 }

@@ -105,6 +105,7 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
 
   private void start(CompletableFuture<?> caller) {
     outcome.whenComplete((grant, failure) -> finish(grant));
+    access.async().track(outcome);
     request.onGrant(() -> access.async().execute(() -> outcome.complete(granted())));
     scheduleCheck();
     caller.whenComplete(

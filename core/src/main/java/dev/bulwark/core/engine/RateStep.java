@@ -76,6 +76,7 @@ final class RateStep implements LimitStep {
     }
     events.queued();
     CompletableFuture<LockPermit> slot = new CompletableFuture<>();
+    async.track(slot);
     ScheduledFuture<?> start =
         async.schedule(() -> slot.complete(NoPermit.INSTANCE), decision.delayNanos());
     caller.whenComplete(

@@ -289,6 +289,30 @@ class AsyncCallTest {
     assertThat(started).isFalse();
   }
 
+  @Test
+  void callsStillWaitingWhenTheEngineClosesFailInsteadOfWaitingForever() throws Exception {
+    BulwarkEngine closing =
+        Engines.local(
+            Map.of(
+                "bulwark.bulkhead.b.value", "1",
+                "bulwark.bulkhead.b.waiting-time", "1h",
+                "bulwark.rate-limit.r.value", "1",
+                "bulwark.rate-limit.r.window", "1h",
+                "bulwark.rate-limit.r.waiting-time", "2h"));
+    Bulwark api = closing.programmatic();
+    api.bulkhead("b").acquire();
+    api.rateLimiter("r").acquire();
+    CompletableFuture<Permit> permit = api.bulkhead("b").acquireAsync().toCompletableFuture();
+    CompletableFuture<Void> slot = api.rateLimiter("r").acquireAsync().toCompletableFuture();
+    assertThat(permit).isNotDone();
+    assertThat(slot).isNotDone();
+
+    closing.close();
+
+    assertThat(failureOf(permit)).hasMessageContaining("engine was closed while the call waited");
+    assertThat(failureOf(slot)).hasMessageContaining("engine was closed while the call waited");
+  }
+
   private static Throwable failureOf(CompletableFuture<?> stage) throws InterruptedException {
     try {
       stage.get(5, TimeUnit.SECONDS);
