@@ -19,6 +19,15 @@ public interface BulkheadHandle {
   Optional<Permit> tryAcquire();
 
   /**
+   * The bulkhead across the cluster now: holders, queue and available permits, read from the store
+   * in one round trip.
+   *
+   * @throws UnsupportedOperationException when the store cannot be inspected
+   * @throws StoreUnavailableException when the store cannot be reached
+   */
+  BulkheadSnapshot inspect();
+
+  /**
    * Takes a permit without blocking a thread while waiting for it: the stage completes once the
    * permit is held, or exceptionally with {@link BulkheadFullException} when none was free within
    * the waiting time. Close the permit when the work ends. A stage that had to wait completes on

@@ -19,6 +19,15 @@ public interface LockHandle {
   Optional<LockPermit> tryLock(String key, LockMode mode);
 
   /**
+   * The readers, writer and queue of {@code key} across the cluster now, read from the store in one
+   * round trip.
+   *
+   * @throws UnsupportedOperationException when the store cannot be inspected
+   * @throws StoreUnavailableException when the store cannot be reached
+   */
+  LockKeySnapshot inspect(String key);
+
+  /**
    * Takes {@code key} in {@code mode} without blocking a thread while waiting: the stage completes
    * once the lock is held, or exceptionally with {@link LockTimeoutException}. Close the lock when
    * the work ends. As {@link BulkheadHandle#acquireAsync()}: a stage that had to wait completes on

@@ -18,6 +18,15 @@ public interface RateLimiterHandle {
   boolean tryAcquire();
 
   /**
+   * The permits available now across the cluster, read from the store in one round trip; takes
+   * nothing.
+   *
+   * @throws UnsupportedOperationException when the store cannot be inspected
+   * @throws StoreUnavailableException when the store cannot be reached
+   */
+  RateLimitSnapshot inspect();
+
+  /**
    * Takes a permit without blocking a thread: the stage completes when the reserved slot starts, or
    * exceptionally with {@link RateLimitExceededException} when the next slot lies beyond the
    * waiting time. A delayed stage completes on Bulwark's own thread.

@@ -37,6 +37,14 @@ public interface BulwarkStore extends AutoCloseable {
    */
   Duration wakeUpCheckInterval();
 
+  /**
+   * What the store knows about its connection now, without a round trip (a readiness check calls it
+   * on every probe). The default, for a store that cannot tell: {@link StoreStatus#REACHABLE}.
+   */
+  default StoreStatus status() {
+    return StoreStatus.REACHABLE;
+  }
+
   @Override
   void close();
 }

@@ -1,5 +1,6 @@
 package dev.bulwark.spi;
 
+import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.LockMode;
 
 /**
@@ -23,4 +24,14 @@ public interface LockStore {
    * @return false when the store no longer held it (its lease had run out, or it was released)
    */
   boolean release(LockSpec spec, String key, long requestId);
+
+  /**
+   * Reads the live writer, readers and queued requests of {@code key}, for operators; changes
+   * nothing. The default, for a store that does not offer it, throws.
+   *
+   * @throws UnsupportedOperationException when the store cannot be inspected
+   */
+  default LockKeySnapshot inspect(LockSpec spec, String key) {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot inspect locks");
+  }
 }

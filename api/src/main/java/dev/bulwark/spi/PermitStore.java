@@ -1,5 +1,6 @@
 package dev.bulwark.spi;
 
+import dev.bulwark.BulkheadSnapshot;
 import java.util.Optional;
 
 /**
@@ -41,4 +42,15 @@ public interface PermitStore {
    *     expire), or it had been released before
    */
   boolean release(PermitSpec spec, long requestId);
+
+  /**
+   * Reads the live holders and queued requests of a bulkhead, for operators; changes nothing (a
+   * holder or waiter whose lease ran out is left out, not removed). The default, for a store that
+   * does not offer it, throws.
+   *
+   * @throws UnsupportedOperationException when the store cannot be inspected
+   */
+  default BulkheadSnapshot inspect(PermitSpec spec) {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot inspect bulkheads");
+  }
 }

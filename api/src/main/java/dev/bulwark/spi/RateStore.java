@@ -1,5 +1,6 @@
 package dev.bulwark.spi;
 
+import dev.bulwark.RateLimitSnapshot;
 import java.util.Optional;
 
 /** The rate-limit primitive of a store: one atomic reservation against the store's clock. */
@@ -10,6 +11,16 @@ public interface RateStore {
    * otherwise takes nothing and says when the next permit frees up.
    */
   RateDecision reserve(RateSpec spec, long maxWaitNanos);
+
+  /**
+   * How many permits a call could take now, for operators; takes nothing. The default, for a store
+   * that does not offer it, throws.
+   *
+   * @throws UnsupportedOperationException when the store cannot be inspected
+   */
+  default RateLimitSnapshot inspect(RateSpec spec) {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot inspect rate limits");
+  }
 
   /**
    * Records the definition this JVM enforces under {@code spec.name()}; a shared store returns

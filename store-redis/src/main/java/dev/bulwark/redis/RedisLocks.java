@@ -1,10 +1,12 @@
 package dev.bulwark.redis;
 
+import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.LockMode;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Keyed read-write locks in Redis: one script call per operation, all keys of a lock key in one
@@ -67,6 +69,22 @@ final class RedisLocks implements LockStore {
             Scripts.LOCK_CANCEL,
             keysOf(spec.name(), key),
             cancelArgs(redis.member(requestId), false)));
+  }
+
+  @Override
+  public LockKeySnapshot inspect(LockSpec spec, String key) {
+    List<?> reply =
+        (List<?>)
+            redis.run(Scripts.LOCK_INSPECT, keys.lock(spec.name(), key).scriptKeys(), List.of());
+    String writer = Replies.text(reply.get(1));
+    return new LockKeySnapshot(
+        spec.name(),
+        key,
+        writer.isEmpty()
+            ? Optional.empty()
+            : Optional.of(Replies.holder(writer, Replies.text(reply.get(2)))),
+        Replies.holders(reply, 3),
+        Math.toIntExact(Replies.integer(reply.get(0))));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.bulwark.redis;
 
+import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
@@ -69,6 +70,16 @@ final class RedisPermits implements PermitStore {
     return Replies.released(
         redis.run(
             Scripts.PERMIT_RELEASE, keysOf(spec), handOverArgs(spec, redis.member(requestId))));
+  }
+
+  @Override
+  public BulkheadSnapshot inspect(PermitSpec spec) {
+    List<?> reply = (List<?>) redis.run(Scripts.PERMIT_INSPECT, keysOf(spec), List.of());
+    return new BulkheadSnapshot(
+        spec.name(),
+        spec.limit(),
+        Replies.holders(reply, 1),
+        Math.toIntExact(Replies.integer(reply.get(0))));
   }
 
   @Override

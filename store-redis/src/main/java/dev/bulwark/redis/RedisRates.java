@@ -1,5 +1,7 @@
 package dev.bulwark.redis;
 
+import dev.bulwark.RateLimitSnapshot;
+import dev.bulwark.core.rate.RateState;
 import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
@@ -84,6 +86,34 @@ final class RedisRates implements RateStore {
         rememberReplies ? List.of(state, keys.rateReplies(spec.name())) : List.of(state),
         Integer.toString(spec.permits()),
         Long.toString(TimeUnit.NANOSECONDS.toMicros(spec.windowNanos())));
+  }
+
+  /**
+   * Reads the state in one round trip and counts the permits with the arithmetic the scripts share,
+   * in the scripts' unit (micros).
+   */
+  @Override
+  public RateLimitSnapshot inspect(RateSpec spec) {
+    String type = spec.type().name().toLowerCase(Locale.ROOT);
+    List<?> reply =
+        (List<?>)
+            redis.run(Scripts.RATE_INSPECT, List.of(keys.rate(spec.name(), type)), List.of(type));
+    long now = Replies.number(reply.get(0));
+    long[] numbers = new long[reply.size() - 1];
+    for (int i = 0; i < numbers.length; i++) {
+      numbers[i] = Replies.number(reply.get(i + 1));
+    }
+    RateState state =
+        numbers.length == 0
+            ? RateState.initial(spec.type())
+            : RateState.fromLongs(spec.type(), numbers);
+    RateSpec inMicros =
+        new RateSpec(
+            spec.name(),
+            spec.type(),
+            spec.permits(),
+            TimeUnit.NANOSECONDS.toMicros(spec.windowNanos()));
+    return new RateLimitSnapshot(spec.name(), spec.permits(), state.available(inMicros, now));
   }
 
   @Override

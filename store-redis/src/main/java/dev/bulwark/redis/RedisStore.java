@@ -13,10 +13,12 @@ import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.LockStore;
 import dev.bulwark.spi.PermitStore;
 import dev.bulwark.spi.RateStore;
+import dev.bulwark.spi.StoreStatus;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Logger;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -37,6 +39,7 @@ public final class RedisStore implements BulwarkStore {
   private final LeaseRenewal renewal;
   private final WakeUpChannel wakeUps;
   private final WakeUpNotices notices;
+  private final OutageGate gate;
   private final String instance;
 
   private RedisStore(RedisSettings settings, RedisConnection connection, GrantListener listener) {
@@ -46,11 +49,13 @@ public final class RedisStore implements BulwarkStore {
     this.instance = newInstanceId();
     RedisKeys keys = new RedisKeys(settings.keyPrefix());
     this.notices = WakeUpNotices.forListener(listener);
+    this.gate =
+        new OutageGate(
+            settings.describe(), settings.reconnectInterval(), connection::dropIdleConnections);
     RedisCalls calls =
         new RedisCalls(
             redis,
-            new OutageGate(
-                settings.describe(), settings.reconnectInterval(), connection::dropIdleConnections),
+            gate,
             instance,
             notices.secret(),
             settings.waitReplicas() > 0
@@ -97,6 +102,21 @@ public final class RedisStore implements BulwarkStore {
   /** Whether this JVM currently receives wake-ups (tests and health checks). */
   public boolean wakeUpsSubscribed() {
     return wakeUps.isSubscribed();
+  }
+
+  /**
+   * Reachable while calls reach Redis and this JVM's wake-up subscription is up: a JVM whose
+   * subscription is down hands permits over only at each waiter's poll, so it is not ready.
+   */
+  @Override
+  public StoreStatus status() {
+    boolean subscribed = wakeUps.isSubscribed();
+    boolean answering = !gate.isDown();
+    return new StoreStatus(
+        subscribed && answering,
+        Map.of(
+            "wake-up-subscription", subscribed ? "up" : "down",
+            "calls", answering ? "answered" : "failing fast until Redis answers"));
   }
 
   /** How many messages on this JVM's wake-up channel were dropped as not signed by the store. */

@@ -1,7 +1,13 @@
 package dev.bulwark.redis;
 
+import dev.bulwark.Holder;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.StoreException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads the scripts' replies: one integer each, its sign the outcome (the convention is written
@@ -34,7 +40,52 @@ final class Replies {
     return integer(reply) == 1;
   }
 
-  private static long integer(Object reply) {
+  /** A number in a reply: an integer, or an integer the script sent as text (past 2^53). */
+  static long number(Object reply) {
+    if (reply instanceof Long value) {
+      return value;
+    }
+    try {
+      return Long.parseLong(text(reply));
+    } catch (NumberFormatException e) {
+      throw new StoreException("Unexpected number from a Bulwark script: " + text(reply));
+    }
+  }
+
+  /** A text in a reply. */
+  static String text(Object reply) {
+    if (reply instanceof String text) {
+      return text;
+    }
+    if (reply instanceof byte[] bytes) {
+      return new String(bytes, StandardCharsets.UTF_8);
+    }
+    throw new StoreException("Unexpected reply from a Bulwark script: " + reply);
+  }
+
+  /** The holders in {@code reply} from {@code from} on: pairs of member and lease expiry. */
+  static List<Holder> holders(List<?> reply, int from) {
+    List<Holder> holders = new ArrayList<>();
+    for (int i = from; i + 1 < reply.size(); i += 2) {
+      holders.add(holder(text(reply.get(i)), text(reply.get(i + 1))));
+    }
+    return holders;
+  }
+
+  /** A member ({@code <instance>:<request>}) and its lease expiry in millis (a score). */
+  static Holder holder(String member, String expiryMillis) {
+    int split = member.lastIndexOf(':');
+    try {
+      return new Holder(
+          member.substring(0, split),
+          Long.parseLong(member.substring(split + 1)),
+          Optional.of(Instant.ofEpochMilli((long) Double.parseDouble(expiryMillis))));
+    } catch (RuntimeException e) {
+      throw new StoreException("Unexpected holder in Redis: " + member + " " + expiryMillis);
+    }
+  }
+
+  static long integer(Object reply) {
     if (reply instanceof Long outcome) {
       return outcome;
     }

@@ -21,6 +21,9 @@ final class Scripts {
   static final LuaScript RATE_FIXED = LuaScript.loadRemembered("rate_fixed");
   static final LuaScript RATE_ROLLING = LuaScript.loadRemembered("rate_rolling");
   static final LuaScript DEFINE = LuaScript.load("define");
+  static final LuaScript PERMIT_INSPECT = LuaScript.load("permit_inspect", "expiry", "queue");
+  static final LuaScript LOCK_INSPECT = LuaScript.load("lock_inspect", "expiry", "queue");
+  static final LuaScript RATE_INSPECT = LuaScript.load("rate_inspect");
 
   private Scripts() {}
 }

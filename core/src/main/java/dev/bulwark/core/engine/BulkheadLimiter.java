@@ -1,9 +1,11 @@
 package dev.bulwark.core.engine;
 
 import dev.bulwark.BulkheadFullException;
+import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.Permit;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.spi.PermitSpec;
+import dev.bulwark.spi.PermitStore;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -18,14 +20,20 @@ public final class BulkheadLimiter {
   private final PermitSpec spec;
   private final LimitStep chain;
   private final LimitEvents events;
+  private final PermitStore store;
   private final long waitNanos;
 
   BulkheadLimiter(
-      BulkheadDefinition definition, PermitSpec spec, LimitStep chain, LimitEvents events) {
+      BulkheadDefinition definition,
+      PermitSpec spec,
+      LimitStep chain,
+      LimitEvents events,
+      PermitStore store) {
     this.definition = definition;
     this.spec = spec;
     this.chain = chain;
     this.events = events;
+    this.store = store;
     this.waitNanos = definition.waitingTime().toNanos();
   }
 
@@ -69,6 +77,11 @@ public final class BulkheadLimiter {
       }
     }
     return chain.acquire("", null, maxWaitNanos);
+  }
+
+  /** Holders, queue and available permits in the store now (every JVM that shares it). */
+  public BulkheadSnapshot inspect() {
+    return Inspection.read(events, () -> store.inspect(spec));
   }
 
   /**

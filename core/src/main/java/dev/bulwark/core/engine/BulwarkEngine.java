@@ -38,6 +38,7 @@ public final class BulwarkEngine implements AutoCloseable {
   private final StoreAccess access;
   private final AsyncScheduler async = new AsyncScheduler();
   private final LimitChains chains;
+  private final OutageWatch outage;
   private final LimitRegistry registry;
   private final DefaultBulwark programmatic;
 
@@ -54,13 +55,8 @@ public final class BulwarkEngine implements AutoCloseable {
             ? new StoreAccess(new LocalStore(waiters), waiters, null, async)
             : null;
     BulwarkListener listener = Listeners.combine(builder.listeners);
-    this.chains =
-        new LimitChains(
-            access,
-            localAccess,
-            settings.failurePolicy(),
-            listener,
-            new OutageWatch(settings.storeId(), listener));
+    this.outage = new OutageWatch(settings.storeId(), listener);
+    this.chains = new LimitChains(access, localAccess, settings.failurePolicy(), listener, outage);
     LimitCatalog catalog =
         builder.catalog != null
             ? builder.catalog
@@ -139,6 +135,14 @@ public final class BulwarkEngine implements AutoCloseable {
     return store;
   }
 
+  /**
+   * The outage the store is in, as calls found it (the last call failed to reach it); empty while
+   * it answers. Always empty for the local store, which cannot be unreachable.
+   */
+  public Optional<StoreOutage> outage() {
+    return outage.current();
+  }
+
   /** The queued requests of this JVM. */
   public Waiters waiters() {
     return access.waiters();
@@ -164,7 +168,8 @@ public final class BulwarkEngine implements AutoCloseable {
     keepLeasesAlive(spec.leaseMillis());
     LimitEvents events = chains.events(LimitType.BULKHEAD, definition.name());
     BulkheadLimiter limiter =
-        new BulkheadLimiter(definition, spec, chains.bulkhead(definition, spec, events), events);
+        new BulkheadLimiter(
+            definition, spec, chains.bulkhead(definition, spec, events), events, store.permits());
     DefinitionRecorder.record(
         "bulkhead '" + spec.name() + "'", spec.definition(), () -> store.permits().define(spec));
     return limiter;
@@ -180,7 +185,8 @@ public final class BulwarkEngine implements AutoCloseable {
             definition.window().toNanos());
     LimitEvents events = chains.events(LimitType.RATE_LIMIT, definition.name());
     RateLimiter limiter =
-        new RateLimiter(definition, spec, chains.rateLimit(definition, spec, events), events);
+        new RateLimiter(
+            definition, spec, chains.rateLimit(definition, spec, events), events, store.rates());
     DefinitionRecorder.record(
         "rate limit '" + spec.name() + "'", spec.definition(), () -> store.rates().define(spec));
     return limiter;
@@ -191,7 +197,8 @@ public final class BulwarkEngine implements AutoCloseable {
     LockSpec spec = new LockSpec(definition.name(), millisAtLeastOne(definition.lease()));
     keepLeasesAlive(spec.leaseMillis());
     LimitEvents events = chains.events(LimitType.LOCK, definition.name());
-    return new KeyedLock(definition, chains.lock(definition, spec, events), events);
+    return new KeyedLock(
+        definition, chains.lock(definition, spec, events), events, spec, store.locks());
   }
 
   @Override

@@ -2,11 +2,14 @@ package dev.bulwark.core.engine;
 
 import dev.bulwark.BulkheadFullException;
 import dev.bulwark.BulkheadHandle;
+import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.Bulwark;
 import dev.bulwark.LockHandle;
+import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.Permit;
+import dev.bulwark.RateLimitSnapshot;
 import dev.bulwark.RateLimiterHandle;
 import dev.bulwark.core.registry.LimitRegistry;
 import java.util.Map;
@@ -78,6 +81,11 @@ final class DefaultBulwark implements Bulwark {
     }
 
     @Override
+    public BulkheadSnapshot inspect() {
+      return limiter.inspect();
+    }
+
+    @Override
     public CompletionStage<Permit> acquireAsync() {
       return limiter.acquireAsync(limiter.waitNanos());
     }
@@ -108,6 +116,11 @@ final class DefaultBulwark implements Bulwark {
     @Override
     public boolean tryAcquire() {
       return limiter.tryAcquire();
+    }
+
+    @Override
+    public RateLimitSnapshot inspect() {
+      return limiter.inspect();
     }
 
     @Override
@@ -145,6 +158,11 @@ final class DefaultBulwark implements Bulwark {
     @Override
     public Optional<LockPermit> tryLock(String key, LockMode mode) {
       return lock.tryLock(key, mode);
+    }
+
+    @Override
+    public LockKeySnapshot inspect(String key) {
+      return lock.inspect(key);
     }
 
     @Override

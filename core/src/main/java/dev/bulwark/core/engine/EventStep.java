@@ -55,6 +55,9 @@ final class EventStep implements LimitStep {
   }
 
   private LockPermit granted(LockPermit permit, String key, long start) {
+    if (permit == NoPermit.PASSED_THROUGH) {
+      return permit; // reported as PassedThrough, not as a grant: it holds nothing
+    }
     long granted = System.nanoTime();
     events.granted(key, granted - start);
     return events.type() == LimitType.RATE_LIMIT || permit == NoPermit.INSTANCE

@@ -98,7 +98,7 @@ final class FailurePolicyStep implements LimitStep {
       case FAIL_OPEN:
         events.passedThrough(key);
         LOG.log(Level.FINE, "Bulwark: store unavailable, letting a call through", e);
-        return NoPermit.INSTANCE;
+        return NoPermit.PASSED_THROUGH;
       case LOCAL:
         return null;
       default:

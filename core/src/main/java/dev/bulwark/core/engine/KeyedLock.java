@@ -1,9 +1,12 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.LockTimeoutException;
 import dev.bulwark.core.config.LockDefinition;
+import dev.bulwark.spi.LockSpec;
+import dev.bulwark.spi.LockStore;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -19,17 +22,31 @@ public final class KeyedLock {
   private final LockDefinition definition;
   private final LimitStep chain;
   private final LimitEvents events;
+  private final LockSpec spec;
+  private final LockStore store;
   private final long waitNanos;
 
-  KeyedLock(LockDefinition definition, LimitStep chain, LimitEvents events) {
+  KeyedLock(
+      LockDefinition definition,
+      LimitStep chain,
+      LimitEvents events,
+      LockSpec spec,
+      LockStore store) {
     this.definition = definition;
     this.chain = chain;
     this.events = events;
+    this.spec = spec;
+    this.store = store;
     this.waitNanos = definition.waitingTime().toNanos();
   }
 
   public LockDefinition definition() {
     return definition;
+  }
+
+  /** The writer, readers and queue of {@code key} in the store now (every JVM that shares it). */
+  public LockKeySnapshot inspect(String key) {
+    return Inspection.read(events, () -> store.inspect(spec, key));
   }
 
   public LimitStats stats() {

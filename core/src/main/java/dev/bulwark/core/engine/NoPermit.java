@@ -3,10 +3,16 @@ package dev.bulwark.core.engine;
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 
-/** What a call holds when the {@code fail-open} policy let it through unguarded. */
+/**
+ * A permit with nothing to give back: a rate-limit grant, or a call {@code fail-open} let through.
+ */
 final class NoPermit implements LockPermit {
 
+  /** What a rate-limit grant holds: nothing to give back. */
   static final NoPermit INSTANCE = new NoPermit();
+
+  /** What a call the {@code fail-open} policy let through holds: it was not granted. */
+  static final NoPermit PASSED_THROUGH = new NoPermit();
 
   @Override
   public String name() {

@@ -5,21 +5,26 @@ import dev.bulwark.event.StoreOutageEnded;
 import dev.bulwark.event.StoreOutageStarted;
 import dev.bulwark.spi.StoreException;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 
 /**
- * Tells when the store stops answering and when it answers again, once each per outage. While the
- * store answers, a call pays one volatile read here.
+ * Tells when the store stops answering and when it answers again, once each per outage, and what
+ * the current outage is for operators. While the store answers, a call pays one volatile read here.
  */
 final class OutageWatch {
 
   private static final Logger LOG = Logger.getLogger(OutageWatch.class.getName());
-  private static final long UP = 0;
 
   private final String store;
   private final BulwarkListener listener;
-  private final AtomicLong downSince = new AtomicLong(UP);
+
+  /** The outage in progress (monotonic start, for its length, and the public view); null if up. */
+  private final AtomicReference<Down> down = new AtomicReference<>();
+
+  private record Down(long sinceNanos, StoreOutage outage) {}
 
   /**
    * @param listener null when nobody listens
@@ -30,7 +35,12 @@ final class OutageWatch {
   }
 
   void failed(StoreException cause) {
-    if (downSince.get() == UP && downSince.compareAndSet(UP, System.nanoTime() | 1)) {
+    if (down.get() == null
+        && down.compareAndSet(
+            null,
+            new Down(
+                System.nanoTime(),
+                new StoreOutage(store, Instant.now(), String.valueOf(cause.getMessage()))))) {
       if (listener != null) {
         Listeners.deliver(listener, new StoreOutageStarted(store, cause.getMessage()), LOG);
       }
@@ -38,14 +48,20 @@ final class OutageWatch {
   }
 
   void answered() {
-    if (downSince.get() != UP) {
-      long since = downSince.getAndSet(UP);
-      if (since != UP && listener != null) {
+    if (down.get() != null) {
+      Down ended = down.getAndSet(null);
+      if (ended != null && listener != null) {
         Listeners.deliver(
             listener,
-            new StoreOutageEnded(store, Duration.ofNanos(System.nanoTime() - since)),
+            new StoreOutageEnded(store, Duration.ofNanos(System.nanoTime() - ended.sinceNanos())),
             LOG);
       }
     }
+  }
+
+  /** The outage calls are in now; empty while the store answers. */
+  Optional<StoreOutage> current() {
+    Down now = down.get();
+    return now == null ? Optional.empty() : Optional.of(now.outage());
   }
 }

@@ -1,8 +1,10 @@
 package dev.bulwark.core.engine;
 
 import dev.bulwark.RateLimitExceededException;
+import dev.bulwark.RateLimitSnapshot;
 import dev.bulwark.core.config.RateLimitDefinition;
 import dev.bulwark.spi.RateSpec;
+import dev.bulwark.spi.RateStore;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -14,18 +16,30 @@ public final class RateLimiter {
   private final RateSpec spec;
   private final LimitStep chain;
   private final LimitEvents events;
+  private final RateStore store;
   private final long waitNanos;
 
-  RateLimiter(RateLimitDefinition definition, RateSpec spec, LimitStep chain, LimitEvents events) {
+  RateLimiter(
+      RateLimitDefinition definition,
+      RateSpec spec,
+      LimitStep chain,
+      LimitEvents events,
+      RateStore store) {
     this.definition = definition;
     this.spec = spec;
     this.chain = chain;
     this.events = events;
+    this.store = store;
     this.waitNanos = definition.waitingTime().toNanos();
   }
 
   public RateLimitDefinition definition() {
     return definition;
+  }
+
+  /** The permits available now in the store (every JVM that shares it); takes nothing. */
+  public RateLimitSnapshot inspect() {
+    return Inspection.read(events, () -> store.inspect(spec));
   }
 
   RateSpec spec() {

@@ -1,5 +1,7 @@
 package dev.bulwark.core.local;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -73,6 +75,18 @@ final class HolderSet {
       }
     }
     return !large.isEmpty() && large.remove(requestId);
+  }
+
+  /** The ids holding now, for operators: read slot by slot, so not one atomic instant. */
+  List<Long> ids() {
+    List<Long> ids = new ArrayList<>(large);
+    for (int i = 0; i < slots.length(); i++) {
+      long id = slots.get(i);
+      if (id != FREE) {
+        ids.add(id);
+      }
+    }
+    return ids;
   }
 
   /** Where an id's search starts: uncontended, its own slot, found at the first look. */

@@ -1,5 +1,6 @@
 package dev.bulwark.core.local;
 
+import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.LockMode;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.GrantListener;
@@ -11,6 +12,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -102,6 +104,22 @@ final class LocalLocks implements LockStore {
     return held[0];
   }
 
+  @Override
+  public LockKeySnapshot inspect(LockSpec spec, String key) {
+    LockKeySnapshot[] snapshot = {
+      new LockKeySnapshot(spec.name(), key, Optional.empty(), List.of(), 0)
+    };
+    family(spec)
+        .keys
+        .computeIfPresent(
+            key,
+            (k, state) -> {
+              snapshot[0] = state.snapshot(spec.name(), key);
+              return state;
+            });
+    return snapshot[0];
+  }
+
   /** Keys of {@code name} that hold state right now, for tests and diagnostics. */
   int liveKeys(String name) {
     Family family = families.get(name);
@@ -147,6 +165,15 @@ final class LocalLocks implements LockStore {
       }
       queue.put(requestId, mode);
       return Grant.QUEUED;
+    }
+
+    LockKeySnapshot snapshot(String name, String key) {
+      return new LockKeySnapshot(
+          name,
+          key,
+          writer == 0 ? Optional.empty() : Optional.of(LocalStore.holder(writer)),
+          readers.stream().map(LocalStore::holder).toList(),
+          queue == null ? 0 : queue.size());
     }
 
     private boolean compatible(LockMode mode) {

@@ -1,10 +1,12 @@
 package dev.bulwark.core.local;
 
+import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.GrantListener;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,6 +43,21 @@ final class LocalPermits implements PermitStore {
   @Override
   public boolean release(PermitSpec spec, long requestId) {
     return bulkhead(spec).release(spec.limit(), requestId, listener);
+  }
+
+  @Override
+  public BulkheadSnapshot inspect(PermitSpec spec) {
+    Bulkhead bulkhead = bulkheads.get(spec.name());
+    if (bulkhead == null) {
+      return new BulkheadSnapshot(spec.name(), spec.limit(), List.of(), 0);
+    }
+    synchronized (bulkhead) {
+      return new BulkheadSnapshot(
+          spec.name(),
+          spec.limit(),
+          bulkhead.holders.ids().stream().map(LocalStore::holder).toList(),
+          bulkhead.queue.size());
+    }
   }
 
   /** Holders of {@code name} right now, for tests and diagnostics. */

@@ -1,5 +1,6 @@
 package dev.bulwark.core.local;
 
+import dev.bulwark.RateLimitSnapshot;
 import dev.bulwark.core.rate.RateState;
 import dev.bulwark.core.rate.RateStep;
 import dev.bulwark.spi.RateDecision;
@@ -22,6 +23,13 @@ final class LocalRates implements RateStore {
     return limit.reserve(spec, maxWaitNanos);
   }
 
+  @Override
+  public RateLimitSnapshot inspect(RateSpec spec) {
+    Limit limit = limits.get(spec.name());
+    int available = limit == null ? spec.permits() : limit.available(spec, LocalClock.nowNanos());
+    return new RateLimitSnapshot(spec.name(), spec.permits(), available);
+  }
+
   /**
    * The state of one name, replaced whole by each reservation. Under the lock every step extends
    * the newest state, which is what keeps a rolling log's appends in place.
@@ -32,6 +40,10 @@ final class LocalRates implements RateStore {
 
     Limit(RateState state) {
       this.state = state;
+    }
+
+    synchronized int available(RateSpec spec, long now) {
+      return state.available(spec, now);
     }
 
     synchronized RateDecision reserve(RateSpec spec, long maxWaitNanos) {

@@ -1,5 +1,6 @@
 package dev.bulwark.core.local;
 
+import dev.bulwark.Holder;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.GrantListener;
 import dev.bulwark.spi.Lease;
@@ -8,6 +9,7 @@ import dev.bulwark.spi.PermitStore;
 import dev.bulwark.spi.RateStore;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The default store: every limit enforced within this JVM, with the same semantics as the shared
@@ -67,4 +69,12 @@ public final class LocalStore implements BulwarkStore {
 
   @Override
   public void close() {}
+
+  /** The instance name the local store gives its holders: one JVM, no instance id needed. */
+  static final String INSTANCE = "local";
+
+  /** A holder of this JVM, whose lease never expires. */
+  static Holder holder(long requestId) {
+    return new Holder(INSTANCE, requestId, Optional.empty());
+  }
 }

@@ -35,6 +35,23 @@ public sealed interface RateState permits GcraState, FixedWindowState, RollingWi
    */
   long[] toLongs();
 
+  /**
+   * How many permits calls could take at {@code now} without waiting: the reservations this state
+   * would grant in a row, computed by the same arithmetic and changing nothing. Costs one step per
+   * permit, at most {@code spec.permits()}; meant for operators, not for the hot path.
+   */
+  default int available(RateSpec spec, long now) {
+    RateState state = this;
+    for (int taken = 0; taken < spec.permits(); taken++) {
+      RateStep step = state.reserve(spec, now, 0);
+      if (!step.decision().granted()) {
+        return taken;
+      }
+      state = step.next();
+    }
+    return spec.permits();
+  }
+
   /** A limit that has given no permit yet. */
   static RateState initial(RateLimitType type) {
     return switch (type) {

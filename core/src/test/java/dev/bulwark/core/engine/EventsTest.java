@@ -145,8 +145,31 @@ class EventsTest {
       BulkheadLimiter limiter = engine.bulkhead(BULKHEAD);
       store[0].down = true;
       limiter.acquire().close();
-      assertThat(events).hasAtLeastOneElementOfType(PassedThrough.class);
+      assertThat(events)
+          .as("a call let through holds no permit: it is neither granted nor released")
+          .filteredOn(e -> !(e instanceof StoreOutageStarted))
+          .containsExactly(new PassedThrough(LimitType.BULKHEAD, "evented", ""));
       assertThat(limiter.stats().passedThrough()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void theEngineShowsTheOutageCallsAreInUntilTheStoreAnswersAgain() {
+    try (BulwarkEngine engine = engine("fail-closed")) {
+      BulkheadLimiter limiter = engine.bulkhead(BULKHEAD);
+      assertThat(engine.outage()).isEmpty();
+      store[0].down = true;
+      assertThatThrownBy(limiter::acquire).isInstanceOf(StoreUnavailableException.class);
+
+      StoreOutage outage = engine.outage().orElseThrow();
+      assertThat(outage.store()).isEqualTo(SwitchableStore.ID);
+      assertThat(outage.cause()).isNotBlank();
+      assertThatThrownBy(limiter::acquire).isInstanceOf(StoreUnavailableException.class);
+      assertThat(engine.outage()).as("the same outage, from its first failure").contains(outage);
+
+      store[0].down = false;
+      limiter.acquire().close();
+      assertThat(engine.outage()).isEmpty();
     }
   }
 

@@ -68,3 +68,15 @@ local function wake(prefix, member, token, secret)
   redis.call('PUBLISH', prefix .. 'wake:' .. instance,
     notice .. ':' .. redis.sha1hex(secret .. ':' .. notice))
 end
+
+-- How many queued requests hold a live lease; reads only (an operator's view changes nothing).
+local function count_live(queue, waiters, now)
+  local live = 0
+  for _, member in ipairs(redis.call('LRANGE', queue, 0, -1)) do
+    local entry = redis.call('HGET', waiters, member)
+    if entry and tonumber(string.match(entry, '^%a:(%d+)')) > now then
+      live = live + 1
+    end
+  end
+  return live
+end

@@ -1,0 +1,14 @@
+package dev.bulwark;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * One call that holds a bulkhead permit or a lock, as the store records it.
+ *
+ * @param instance the JVM that holds it: its store instance id ({@code local} on the local store)
+ * @param request the request's number within that JVM
+ * @param leaseExpiry when the store reclaims it unless renewed, on the store's clock; empty where
+ *     leases do not expire (the local store)
+ */
+public record Holder(String instance, long request, Optional<Instant> leaseExpiry) {}
