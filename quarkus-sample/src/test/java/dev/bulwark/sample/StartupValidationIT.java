@@ -43,6 +43,18 @@ class StartupValidationIT {
         .contains("'soon' is not a duration");
   }
 
+  @Test
+  void aPersistenceUnitTheApplicationDoesNotHaveStopsTheStartNamingTheKeyAndTheUnits()
+      throws Exception {
+    Result result = start("-Dquarkus.profile=jpa-h2", "-Dbulwark.jpa.persistence-unit=inventory");
+    assertThat(result.exited()).isTrue();
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.output())
+        .contains("bulwark.jpa.persistence-unit=inventory")
+        .contains(
+            "the container offers no persistence unit of that name (it has [h2, postgresql])");
+  }
+
   record Result(boolean exited, int exitCode, String output) {}
 
   /** Runs the application on a free port for at most 60 s; a healthy one is stopped then. */

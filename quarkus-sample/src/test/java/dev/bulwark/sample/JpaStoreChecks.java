@@ -1,0 +1,144 @@
+package dev.bulwark.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.SystemException;
+import jakarta.transaction.TransactionManager;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every JPA profile of the sample must show: the application's permits are rows of the store's
+ * tables, committed at once, and an application transaction that rolls back neither undoes a grant
+ * nor a release. Each subclass runs these on one database.
+ */
+abstract class JpaStoreChecks {
+
+  private static final int LIMIT = 2;
+
+  @TestHTTPResource("/")
+  URI root;
+
+  @Inject SlowDownstream downstream;
+  @Inject TransactionalCaller caller;
+  @Inject BulkheadEvents events;
+  @Inject TransactionManager transactions;
+
+  /** The profile's database, read over the test's own connections. */
+  abstract StoreDatabase database();
+
+  @AfterEach
+  void releaseHeldCalls() {
+    downstream.release(LegacyService.DOWNSTREAM);
+  }
+
+  @Test
+  void theApplicationsPermitsAreRowsInTheDatabase() throws Exception {
+    downstream.hold(LegacyService.DOWNSTREAM);
+    try (Http http = new Http(root, LIMIT + 1)) {
+      List<Future<HttpResponse<String>>> holders = new ArrayList<>();
+      for (int i = 0; i < LIMIT; i++) {
+        holders.add(http.get("/legacy/report?customer=holder" + i));
+      }
+      Http.awaitTrue(
+          "both calls are inside", () -> downstream.heldCalls(LegacyService.DOWNSTREAM) == LIMIT);
+
+      assertThat(database().heldPermits("legacy-api")).as("held claim rows").isEqualTo(LIMIT);
+      assertThat(http.get("/legacy/report?customer=third").get().statusCode()).isEqualTo(503);
+
+      downstream.release(LegacyService.DOWNSTREAM);
+      for (Future<HttpResponse<String>> holder : holders) {
+        assertThat(holder.get(Http.PATIENCE.toMillis(), TimeUnit.MILLISECONDS).statusCode())
+            .isEqualTo(200);
+      }
+    }
+    assertThat(database().heldPermits("legacy-api")).as("held claim rows after").isZero();
+  }
+
+  @Test
+  void aCallerThatFailsAndRollsBackStillReleasesItsPermitOnce() {
+    String name = TransactionalCaller.BULKHEAD;
+    int granted = events.granted(name);
+    int released = events.released(name);
+    AtomicInteger seenInside = new AtomicInteger(-1);
+
+    AtomicInteger callerStatus = new AtomicInteger(-1);
+
+    assertThatThrownBy(
+            () ->
+                caller.failAfter(
+                    () -> {
+                      callerStatus.set(status());
+                      seenInside.set(heldNow(name));
+                    }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the caller fails after its work");
+
+    assertThat(callerStatus.get()).as("the caller's transaction").isEqualTo(Status.STATUS_ACTIVE);
+    assertThat(seenInside.get())
+        .as("the grant, committed while the caller's transaction was open")
+        .isEqualTo(1);
+    assertReleasedOnce(name, granted, released);
+  }
+
+  @Test
+  void aCallerWhoseTransactionIsRollbackOnlyStillReleasesItsPermitOnce() {
+    String name = TransactionalCaller.BULKHEAD;
+    int granted = events.granted(name);
+    int released = events.released(name);
+    AtomicInteger seenInside = new AtomicInteger(-1);
+
+    AtomicInteger callerStatus = new AtomicInteger(-1);
+
+    // @Transactional rolls a rollback-only transaction back without an exception
+    assertThatCode(
+            () ->
+                caller.rollBackOnlyAfter(
+                    () -> {
+                      callerStatus.set(status());
+                      seenInside.set(heldNow(name));
+                    }))
+        .doesNotThrowAnyException();
+
+    assertThat(callerStatus.get()).as("the caller's transaction").isEqualTo(Status.STATUS_ACTIVE);
+    assertThat(seenInside.get()).isEqualTo(1);
+    assertReleasedOnce(name, granted, released);
+  }
+
+  private int status() {
+    try {
+      return transactions.getStatus();
+    } catch (SystemException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private int heldNow(String name) {
+    return database().heldPermits(name);
+  }
+
+  private void assertReleasedOnce(String name, int grantedBefore, int releasedBefore) {
+    assertThat(database().heldPermits(name)).as("held claim rows after the rollback").isZero();
+    assertThat(events.granted(name) - grantedBefore).as("grants").isEqualTo(1);
+    assertThat(events.released(name) - releasedBefore).as("releases").isEqualTo(1);
+    assertThat(events.expiredAtRelease(name)).as("releases that found no claim").isZero();
+    // the one permit is free again: the next caller gets it
+    AtomicInteger again = new AtomicInteger(-1);
+    assertThatThrownBy(() -> caller.failAfter(() -> again.set(heldNow(name))))
+        .isInstanceOf(IllegalStateException.class);
+    assertThat(again.get()).isEqualTo(1);
+    assertThat(database().heldPermits(name)).isZero();
+  }
+}

@@ -1,0 +1,171 @@
+package dev.bulwark.jpa;
+
+import dev.bulwark.jpa.setup.Dialect;
+import dev.bulwark.jpa.setup.JpaSettings;
+import dev.bulwark.jpa.setup.StoreUnit;
+import dev.bulwark.jpa.tx.OutageGate;
+import dev.bulwark.jpa.tx.ResourceLocalUnitOfWork;
+import dev.bulwark.jpa.tx.Transactions;
+import dev.bulwark.jpa.tx.UnitOfWork;
+import dev.bulwark.spi.BulwarkStore;
+import dev.bulwark.spi.GrantListener;
+import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.LockStore;
+import dev.bulwark.spi.PermitStore;
+import dev.bulwark.spi.RateStore;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * The JPA store: bulkheads, locks and rate limits as rows of a few tables in the application's
+ * database, each operation one short transaction of its own on the database's clock. Leases run out
+ * unless renewed; waiters in this JVM are woken by the call that grants them, waiters in other JVMs
+ * within the wake-up check interval (on PostgreSQL, by NOTIFY about a round trip later).
+ */
+public final class JpaStore implements BulwarkStore {
+
+  private final StoreCore core;
+  private final JpaPermits permits;
+  private final JpaLocks locks;
+  private final JpaRates rates;
+  private final Renewal renewal;
+  private final WakeUps wakeUps;
+  private final Cleanup cleanup;
+  private final Duration wakeUpCheckInterval;
+  private final AutoCloseable resources;
+
+  private JpaStore(
+      UnitOfWork unitOfWork,
+      Dialect dialect,
+      DataSource notifications,
+      JpaSettings settings,
+      GrantListener listener,
+      AutoCloseable resources) {
+    String instance = newInstanceId();
+    Transactions transactions =
+        new Transactions(
+            unitOfWork,
+            new OutageGate(
+                "Bulwark JPA store on " + settings.describe(), settings.reconnectInterval()),
+            settings.maxAttempts(),
+            "Bulwark JPA store");
+    this.core = new StoreCore(transactions, dialect, instance, listener);
+    Definitions definitions = new Definitions(core);
+    this.permits = new JpaPermits(core, definitions);
+    this.locks = new JpaLocks(core);
+    this.rates = new JpaRates(core, definitions);
+    this.renewal = new Renewal(core);
+    this.wakeUpCheckInterval = settings.wakeUpCheckInterval();
+    WakeUpSignal signal =
+        dialect == Dialect.POSTGRESQL && notifications != null
+            ? new PostgresNotifications(notifications, WakeUps.channel(instance))
+            : WakeUpSignal.timer();
+    this.wakeUps = new WakeUps(core, listener, signal, settings.wakeUpCheckInterval());
+    this.cleanup = new Cleanup(core, settings.cleanupInterval());
+    this.resources = resources;
+  }
+
+  /** Opens the store's own unit as the settings say (Java SE: its own pool, or a named unit). */
+  public static JpaStore open(JpaSettings settings, GrantListener listener) {
+    StoreUnit unit = StoreUnit.open(settings);
+    return new JpaStore(
+        new ResourceLocalUnitOfWork(unit.factory()),
+        unit.dialect(),
+        unit.pool(),
+        settings,
+        listener,
+        unit);
+  }
+
+  /**
+   * A store on transactions made elsewhere (a container): {@code unitOfWork} runs each operation in
+   * a new transaction of an entity manager that maps the store's entities, and {@code
+   * notifications}, when not null on PostgreSQL, gives the connection that LISTENs for hand-overs.
+   * {@code resources} is closed with the store.
+   */
+  public static JpaStore on(
+      UnitOfWork unitOfWork,
+      Dialect dialect,
+      DataSource notifications,
+      JpaSettings settings,
+      GrantListener listener,
+      AutoCloseable resources) {
+    return new JpaStore(unitOfWork, dialect, notifications, settings, listener, resources);
+  }
+
+  @Override
+  public PermitStore permits() {
+    return permits;
+  }
+
+  @Override
+  public RateStore rates() {
+    return rates;
+  }
+
+  @Override
+  public LockStore locks() {
+    return locks;
+  }
+
+  @Override
+  public boolean leasesExpire() {
+    return true;
+  }
+
+  @Override
+  public List<Lease> renew(List<Lease> leases) {
+    return renewal.renew(leases);
+  }
+
+  @Override
+  public Duration wakeUpCheckInterval() {
+    return wakeUpCheckInterval;
+  }
+
+  /** This JVM's instance id, which qualifies its request ids in the tables. */
+  public String instance() {
+    return core.instance();
+  }
+
+  /**
+   * Tells the listener now of every hand-over other JVMs made to this JVM's waiters until now,
+   * without waiting for the next check.
+   */
+  public void deliverWakeUps() {
+    wakeUps.deliver();
+  }
+
+  /** Deletes every expired request now; returns how many rows went. */
+  public int cleanUpNow() {
+    return cleanup.run();
+  }
+
+  /** Transactions run again after a deadlock or serialization failure since the store opened. */
+  public long conflictRetries() {
+    return core.transactions().retries();
+  }
+
+  @Override
+  public void close() {
+    try {
+      cleanup.close();
+      wakeUps.close();
+    } finally {
+      try {
+        resources.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("Bulwark: closing the JPA store failed", e);
+      }
+    }
+  }
+
+  private static String newInstanceId() {
+    byte[] bytes = new byte[16];
+    new SecureRandom().nextBytes(bytes);
+    return HexFormat.of().formatHex(bytes);
+  }
+}

@@ -1,0 +1,97 @@
+package dev.bulwark.jpa;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * PostgreSQL's LISTEN on this JVM's channel, on a connection of its own: a hand-over committed in
+ * another JVM arrives as a notification about one round trip later, so the waiter does not wait for
+ * the check interval. When the connection breaks, the check interval alone applies until it is
+ * opened again.
+ */
+final class PostgresNotifications implements WakeUpSignal {
+
+  private static final Logger LOG = Logger.getLogger(PostgresNotifications.class.getName());
+
+  private static final long SLICE_MILLIS = 200;
+
+  private final DataSource dataSource;
+  private volatile boolean closed;
+  private final String channel;
+  private Connection connection;
+
+  /** Listens from now on, so that no hand-over after the store opened goes unannounced. */
+  PostgresNotifications(DataSource dataSource, String channel) {
+    this.dataSource = dataSource;
+    this.channel = channel;
+    listen();
+  }
+
+  @Override
+  public void await(Duration timeout) throws InterruptedException {
+    Connection listening = listen();
+    if (listening == null) {
+      Thread.sleep(timeout.toMillis());
+      return;
+    }
+    try {
+      PGConnection pg = listening.unwrap(PGConnection.class);
+      long deadline = System.nanoTime() + timeout.toNanos();
+      // in slices, so that closing the store never waits for a whole check interval
+      for (long left = timeout.toMillis(); left > 0 && !closed; ) {
+        PGNotification[] received = pg.getNotifications((int) Math.min(left, SLICE_MILLIS));
+        if (received != null && received.length > 0) {
+          return;
+        }
+        left = (deadline - System.nanoTime()) / 1_000_000;
+      }
+    } catch (SQLException e) {
+      LOG.log(Level.FINE, "Bulwark: the LISTEN connection broke; reopening it", e);
+      dropConnection();
+      Thread.sleep(timeout.toMillis());
+    }
+  }
+
+  /** Opens the LISTEN connection (channel names are this store's own ids, never user data). */
+  synchronized Connection listen() {
+    if (connection != null) {
+      return connection;
+    }
+    try {
+      Connection opened = dataSource.getConnection();
+      opened.setAutoCommit(true);
+      try (Statement statement = opened.createStatement()) {
+        statement.execute("LISTEN " + channel);
+      }
+      connection = opened;
+      return opened;
+    } catch (SQLException e) {
+      LOG.log(Level.FINE, "Bulwark: cannot LISTEN for hand-overs now", e);
+      return null;
+    }
+  }
+
+  private synchronized void dropConnection() {
+    if (connection != null) {
+      try {
+        connection.close();
+      } catch (SQLException e) {
+        LOG.log(Level.FINE, "Bulwark: closing the LISTEN connection failed", e);
+      }
+      connection = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    dropConnection();
+  }
+}

@@ -1,0 +1,96 @@
+package dev.bulwark.jpa;
+
+import dev.bulwark.jpa.entity.ClaimRow;
+import dev.bulwark.spi.GrantListener;
+import java.time.Duration;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Tells this JVM's listener of hand-overs that other JVMs made to its queued requests. A release in
+ * another JVM marks the granted row; this JVM finds its marked rows once per check interval, or at
+ * once when a {@link WakeUpSignal} (PostgreSQL's NOTIFY) says there are some, clears the marks and
+ * tells the listener in the order the requests had queued.
+ */
+final class WakeUps implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(WakeUps.class.getName());
+
+  private final StoreCore core;
+  private final GrantListener listener;
+  private final WakeUpSignal signal;
+  private final Duration checkInterval;
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  WakeUps(StoreCore core, GrantListener listener, WakeUpSignal signal, Duration checkInterval) {
+    this.core = core;
+    this.listener = listener;
+    this.signal = signal;
+    this.checkInterval = checkInterval;
+    this.thread = new Thread(this::run, "bulwark-jpa-wake-ups-" + core.instance());
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** The PostgreSQL notification channel of a JVM's store instance. */
+  static String channel(String instance) {
+    return "bulwark_" + instance;
+  }
+
+  /**
+   * Tells the listener of every hand-over marked for this JVM until now; returns once they are
+   * told. Calls are serialised, so a later call never overtakes an earlier one's wake-ups.
+   */
+  synchronized void deliver() {
+    List<long[]> marked =
+        core.transactions()
+            .run(
+                "find hand-overs to this JVM",
+                em -> {
+                  List<ClaimRow> rows =
+                      em.createQuery(
+                              "SELECT c FROM ClaimRow c WHERE c.instance = :me AND c.notice = true"
+                                  + " ORDER BY c.seq",
+                              ClaimRow.class)
+                          .setParameter("me", core.instance())
+                          .getResultList();
+                  rows.forEach(ClaimRow::told);
+                  return rows.stream().map(r -> new long[] {r.requestId(), r.token()}).toList();
+                });
+    for (long[] handOver : marked) {
+      listener.granted(handOver[0], handOver[1]);
+    }
+  }
+
+  private void run() {
+    while (running) {
+      try {
+        signal.await(checkInterval);
+        if (running) {
+          deliver();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        // an outage: the waiters poll, and the next round tries again
+        LOG.log(Level.FINE, "Bulwark: looking for hand-overs failed", e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    // first the signal: a thread waiting on it returns
+    signal.close();
+    thread.interrupt();
+    try {
+      thread.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

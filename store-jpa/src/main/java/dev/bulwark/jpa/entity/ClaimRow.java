@@ -1,0 +1,126 @@
+package dev.bulwark.jpa.entity;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Index;
+import jakarta.persistence.Table;
+
+/**
+ * A request of one JVM on a bulkhead or a lock key: a holder ({@link #held}) or a queued request,
+ * both leased. Rows of a limit are read and changed only while its {@link LimitRow} is locked;
+ * renewal and the cleanup task touch them by id and expiry alone.
+ */
+@Entity
+@Table(
+    name = "bulwark_claim",
+    indexes = {
+      @Index(columnList = "limit_id, key_hash, seq"),
+      @Index(columnList = "instance, notice"),
+      @Index(columnList = "expires_at")
+    })
+public class ClaimRow {
+
+  /** {@link RowIds#claim}: a hash of limit, key, instance and request id. */
+  @Id
+  @Column(name = "id", length = 64, nullable = false)
+  private String id;
+
+  @Column(name = "limit_id", length = 64, nullable = false)
+  private String limitId;
+
+  /** {@link RowIds#key}: the lock key's hash; empty for a bulkhead permit. */
+  @Column(name = "key_hash", length = 64, nullable = false)
+  private String keyHash;
+
+  /** The JVM (store instance) that made the request. */
+  @Column(name = "instance", length = 32, nullable = false)
+  private String instance;
+
+  @Column(name = "request_id", nullable = false)
+  private long requestId;
+
+  /** P (permit), R (read), W (write). */
+  @Column(name = "claim_mode", length = 1, nullable = false)
+  private String mode;
+
+  @Column(name = "held", nullable = false)
+  private boolean held;
+
+  /** Arrival order within the limit. */
+  @Column(name = "seq", nullable = false)
+  private long seq;
+
+  /** The lease's end on the database clock, in microseconds since the epoch. */
+  @Column(name = "expires_at", nullable = false)
+  private long expiresAt;
+
+  /** A lock holder's fencing token; 0 for a permit and while queued. */
+  @Column(name = "token", nullable = false)
+  private long token;
+
+  /** Handed over to a queued request of another JVM, which has not been told yet. */
+  @Column(name = "notice", nullable = false)
+  private boolean notice;
+
+  protected ClaimRow() {}
+
+  public ClaimRow(
+      String id,
+      String limitId,
+      String keyHash,
+      String instance,
+      long requestId,
+      String mode,
+      long seq,
+      long expiresAt) {
+    this.id = id;
+    this.limitId = limitId;
+    this.keyHash = keyHash;
+    this.instance = instance;
+    this.requestId = requestId;
+    this.mode = mode;
+    this.seq = seq;
+    this.expiresAt = expiresAt;
+  }
+
+  public String instance() {
+    return instance;
+  }
+
+  public long requestId() {
+    return requestId;
+  }
+
+  public String mode() {
+    return mode;
+  }
+
+  public boolean held() {
+    return held;
+  }
+
+  public long token() {
+    return token;
+  }
+
+  public boolean notice() {
+    return notice;
+  }
+
+  public boolean liveAt(long nowMicros) {
+    return expiresAt > nowMicros;
+  }
+
+  /** Makes this request a holder until {@code expiresAt}, with {@code token}. */
+  public void hold(long token, long expiresAt, boolean notice) {
+    this.held = true;
+    this.token = token;
+    this.expiresAt = expiresAt;
+    this.notice = notice;
+  }
+
+  public void told() {
+    this.notice = false;
+  }
+}

@@ -1,0 +1,66 @@
+package dev.bulwark.jpa.tx;
+
+import jakarta.persistence.LockTimeoutException;
+import jakarta.persistence.OptimisticLockException;
+import jakarta.persistence.PessimisticLockException;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
+
+/** What a failed transaction means for the store, read from the exception and its causes. */
+public enum Failure {
+  /** A deadlock, serialization failure or lock timeout: running it again may succeed. */
+  CONFLICT,
+  /** The database cannot be reached. */
+  UNREACHABLE,
+  /** Anything else: a fault (a missing table, a constraint), not cured by running it again. */
+  FAULT;
+
+  /**
+   * SQLStates of conflicts: serialization failure, deadlock (PostgreSQL, H2), lock timeouts, and a
+   * unique violation, which only two JVMs creating one limit's row at once can cause.
+   */
+  private static boolean conflictState(String state) {
+    return "40001".equals(state)
+        || "23505".equals(state)
+        || "40P01".equals(state)
+        || "HYT00".equals(state)
+        || "55P03".equals(state);
+  }
+
+  /** MariaDB's deadlock, lock-wait timeout and duplicate-key error codes. */
+  private static boolean conflictCode(int code) {
+    return code == 1213 || code == 1205 || code == 1062;
+  }
+
+  public static Failure of(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLTransientConnectionException
+          || t instanceof SQLRecoverableException
+          || t instanceof ConnectException
+          || t instanceof SocketException) {
+        return UNREACHABLE;
+      }
+      if (t instanceof SQLException sql) {
+        String state = sql.getSQLState();
+        if (state != null && state.startsWith("08")) {
+          return UNREACHABLE;
+        }
+        if (conflictState(state) || conflictCode(sql.getErrorCode())) {
+          return CONFLICT;
+        }
+      }
+      if (t instanceof PessimisticLockException
+          || t instanceof LockTimeoutException
+          || t instanceof OptimisticLockException) {
+        return CONFLICT;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return FAULT;
+  }
+}

@@ -1,0 +1,12 @@
+package dev.bulwark.jpa;
+
+import dev.bulwark.tck.DefinitionContract;
+import dev.bulwark.tck.StoreFixture;
+
+class PostgresHibernateDefinitionContractTest extends DefinitionContract {
+
+  @Override
+  protected StoreFixture createFixture() {
+    return new JpaStoreFixture(TestDatabase.POSTGRESQL, Provider.HIBERNATE);
+  }
+}
