@@ -4,6 +4,7 @@ import dev.bulwark.Bulwark;
 import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.DistributedLock;
 import dev.bulwark.DistributedRateLimit;
+import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LimitDeclaration;
 import dev.bulwark.core.config.LimitDefinition;
@@ -25,6 +26,8 @@ import jakarta.inject.Inject;
 import jakarta.interceptor.InvocationContext;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -41,8 +44,10 @@ public class BulwarkRuntime {
   @Inject @Any Instance<BulwarkStoreProvider> containerStores;
   @Inject @Any Instance<BulwarkListener> listenerBeans;
   @Inject DeclaredLimits declared;
+  @Inject @Any Instance<MappedLimits> mappingBeans;
   @Inject BeanManager beans;
 
+  private List<MappedLimits> mappings;
   private BulwarkEngine engine;
   private GuardCache<BulkheadGuard> bulkheads;
   private GuardCache<RateGuard> rateLimiters;
@@ -50,7 +55,9 @@ public class BulwarkRuntime {
 
   @PostConstruct
   void start() {
+    mappings = mappingBeans.stream().toList();
     try {
+      declareMapped();
       engine =
           BulwarkEngine.builder(MpConfigLookup.current())
               .stores(containerStores.stream().toList())
@@ -97,6 +104,21 @@ public class BulwarkRuntime {
                         AsyncReturn.of(method))));
   }
 
+  /**
+   * The limits {@link MappedLimits} beans map from config now, with the declared ones: an invalid
+   * or conflicting one stops the start, naming every problem.
+   */
+  private void declareMapped() {
+    ConfigLookup config = MpConfigLookup.current();
+    List<String> problems = new ArrayList<>();
+    for (MappedLimits mapping : mappings) {
+      problems.addAll(declared.catalog().declareAll(mapping.declarations(config)));
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidDefinitionException(String.join(System.lineSeparator(), problems));
+    }
+  }
+
   @PreDestroy
   void stop() {
     engine.close();
@@ -132,7 +154,8 @@ public class BulwarkRuntime {
   /**
    * The guard of an intercepted method: its definition looked up by bean class and method (the
    * nearest class of the proxy's hierarchy that declared it), then its limit by name. A binding the
-   * deployment did not see (added by another extension) is declared now, once.
+   * deployment did not see (added by another extension) is declared now, once, unless a {@link
+   * MappedLimits} added it and left the method unmapped.
    */
   private <G> Function<InvocationContext, G> guarding(
       LimitKind kind,
@@ -161,7 +184,7 @@ public class BulwarkRuntime {
       }
     }
     BindingReader.Binding<? extends Annotation> found = BindingReader.find(context, binding);
-    if (found == null) {
+    if (found == null || mappings.stream().anyMatch(mapping -> mapping.bound(method, kind))) {
       return null;
     }
     try {

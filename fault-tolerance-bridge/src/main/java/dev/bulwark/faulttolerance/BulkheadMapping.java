@@ -11,13 +11,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 
 /**
  * Decides whether one MicroProfile FT {@code @Bulkhead} is cluster-wide and, if so, declares the
  * Bulwark bulkhead that caps it: named {@code <class>#<method>}, its value the bulkhead's effective
- * value after MicroProfile FT's config, failing fast like a synchronous {@code @Bulkhead}.
+ * value after MicroProfile FT's config, failing fast like a synchronous {@code @Bulkhead}. A method
+ * returning {@code CompletionStage} or {@code Uni} holds its cluster permit until that completes,
+ * as Bulwark's interceptor does for every such method; FT's own queue of an {@code @Asynchronous}
+ * bulkhead stays per JVM.
  */
 final class BulkheadMapping {
 
@@ -30,8 +34,8 @@ final class BulkheadMapping {
    * The declaration, or empty when the bulkhead stays per JVM: not chosen by a {@code distributed}
    * key, or disabled for MicroProfile FT itself.
    *
-   * @throws InvalidDefinitionException naming the method and the key, or a method whose work goes
-   *     on after it returns
+   * @throws InvalidDefinitionException naming the method and the key, or a method returning a stage
+   *     Bulwark cannot hold until it completes
    */
   static Optional<Mapped> declaration(
       ConfigLookup config, Class<?> beanClass, Method method, Origin origin, Bulkhead bulkhead) {
@@ -40,14 +44,15 @@ final class BulkheadMapping {
     if (!chosen.map(keys::bool).orElse(false) || !keys.enabled()) {
       return Optional.empty();
     }
-    if (completesLater(method)) {
+    if (completesUnheld(method)) {
       throw new InvalidDefinitionException(
           "Cannot make @Bulkhead on "
               + origin.describe()
               + " cluster-wide: it returns "
-              + method.getReturnType().getSimpleName()
-              + ", and Bulwark's bulkhead holds its permit while the method runs, not until what"
-              + " it returns completes. Keep this bulkhead per JVM with "
+              + method.getReturnType().getName()
+              + ", whose work goes on after the method returns, and Bulwark holds a permit until"
+              + " completion only for CompletionStage, CompletableFuture and Uni. Declare one of"
+              + " those, or keep this bulkhead per JVM with "
               + origin.className()
               + "/"
               + origin.methodName()
@@ -70,13 +75,15 @@ final class BulkheadMapping {
   }
 
   /**
-   * A method whose work goes on after it returns ({@code CompletionStage}, Mutiny {@code Uni}): the
-   * permit would be given back while the work still runs.
+   * A subtype of {@code CompletionStage} other than {@code CompletableFuture}: Bulwark's
+   * interceptor reads it as a synchronous result, so the cluster permit would be given back while
+   * its work still runs.
    */
-  private static boolean completesLater(Method method) {
+  private static boolean completesUnheld(Method method) {
     Class<?> returned = method.getReturnType();
     return CompletionStage.class.isAssignableFrom(returned)
-        || returned.getName().equals("io.smallrye.mutiny.Uni");
+        && returned != CompletionStage.class
+        && returned != CompletableFuture.class;
   }
 
   static int positiveInt(FtStyleKeys keys, FtStyleKeys.Found found) {

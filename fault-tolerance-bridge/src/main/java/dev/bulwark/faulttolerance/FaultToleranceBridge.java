@@ -48,7 +48,7 @@ import org.eclipse.microprofile.faulttolerance.Bulkhead;
 public class FaultToleranceBridge implements Extension {
 
   private static final Logger LOG = Logger.getLogger("dev.bulwark");
-  private static final String SMALLRYE_RATE_LIMIT = "io.smallrye.faulttolerance.api.RateLimit";
+  static final String SMALLRYE_RATE_LIMIT = "io.smallrye.faulttolerance.api.RateLimit";
 
   private final Class<? extends Annotation> rateLimitType = smallRyeRateLimit();
   private final List<String> problems = new ArrayList<>();
@@ -167,7 +167,7 @@ public class FaultToleranceBridge implements Extension {
     return Origin.of(javaMethod.getDeclaringClass(), javaMethod);
   }
 
-  private static Class<? extends Annotation> smallRyeRateLimit() {
+  static Class<? extends Annotation> smallRyeRateLimit() {
     try {
       return Class.forName(SMALLRYE_RATE_LIMIT, false, FaultToleranceBridge.class.getClassLoader())
           .asSubclass(Annotation.class);

@@ -12,6 +12,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -79,6 +82,18 @@ class ClusterWideTest {
     }
   }
 
+  /**
+   * Returns a stage without {@code @Asynchronous}: FT's own bulkhead counts the call while the
+   * method runs, Bulwark's cluster permit is held until the stage completes.
+   */
+  @ApplicationScoped
+  public static class LaterReports {
+    @Bulkhead(3)
+    public CompletionStage<String> run(AsyncGate gate) {
+      return gate.enter();
+    }
+  }
+
   /** Its effective value is 2, from MicroProfile FT's method key. */
   @ApplicationScoped
   public static class Overridden {
@@ -136,7 +151,12 @@ class ClusterWideTest {
             .set(LocalReports.class.getName() + "/Bulkhead/distributed", "false")
             .set(Overridden.class.getName() + "/run/Bulkhead/value", "2");
     Class<?>[] beans = {
-      Reports.class, WithFallback.class, LocalReports.class, Overridden.class, Quotes.class
+      Reports.class,
+      WithFallback.class,
+      LocalReports.class,
+      LaterReports.class,
+      Overridden.class,
+      Quotes.class
     };
     first = Containers.boot(beans);
     second = Containers.boot(beans);
@@ -183,6 +203,32 @@ class ClusterWideTest {
     }
     assertThat(gate.maxInside()).isEqualTo(3);
     assertThat(onSecond.run(Gate.opened())).isEqualTo("ran");
+  }
+
+  @Test
+  void aStageHoldsItsClusterPermitUntilItCompletesAcrossBothContainers() throws Exception {
+    LaterReports onFirst = first.select(LaterReports.class).get();
+    LaterReports onSecond = second.select(LaterReports.class).get();
+    AsyncGate gate = new AsyncGate();
+    List<CompletableFuture<String>> held = new ArrayList<>();
+    held.add(onFirst.run(gate).toCompletableFuture());
+    held.add(onFirst.run(gate).toCompletableFuture());
+    held.add(onSecond.run(gate).toCompletableFuture());
+    gate.awaitInside(3, WAIT);
+
+    // every method has returned and FT's own bulkheads are empty: the stages hold the cluster
+    CompletableFuture<String> rejected = onSecond.run(AsyncGate.opened()).toCompletableFuture();
+    assertThat(rejected)
+        .failsWithin(WAIT)
+        .withThrowableOfType(ExecutionException.class)
+        .havingCause()
+        .isInstanceOf(BulkheadFullException.class);
+    gate.open();
+
+    for (CompletableFuture<String> call : held) {
+      assertThat(call).succeedsWithin(WAIT).isEqualTo("ran");
+    }
+    assertThat(onSecond.run(AsyncGate.opened())).succeedsWithin(WAIT).isEqualTo("ran");
   }
 
   /** Bulwark's interceptor runs inside FT's, so FT's @Fallback handles its rejection. */

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Timeout;
  * same scenario runs against both and records what each call saw (its result, or the MicroProfile
  * FT exception type it failed with); the two records must be equal, and equal to what MicroProfile
  * FT specifies. Synchronous calls with no waiting time only: Bulwark can also wait for a permit,
- * which a synchronous {@code @Bulkhead} never does.
+ * which a synchronous {@code @Bulkhead} never does; {@link AsyncParityTest} compares asynchronous
+ * methods.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ParityTest {

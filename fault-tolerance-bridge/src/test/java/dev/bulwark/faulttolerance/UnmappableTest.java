@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import org.eclipse.microprofile.faulttolerance.Asynchronous;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 import org.junit.jupiter.api.Test;
 
@@ -20,12 +18,16 @@ class UnmappableTest {
     }
   }
 
+  /** A stage type of its own, which Bulwark's interceptor reads as a synchronous result. */
+  public static class OwnFuture<T> extends CompletableFuture<T> {}
+
   @ApplicationScoped
   public static class Later {
-    @Asynchronous
     @Bulkhead(3)
-    public CompletionStage<String> run() {
-      return CompletableFuture.completedFuture("ran");
+    public OwnFuture<String> run() {
+      OwnFuture<String> result = new OwnFuture<>();
+      result.complete("ran");
+      return result;
     }
   }
 
@@ -56,16 +58,19 @@ class UnmappableTest {
   }
 
   /**
-   * Bulwark's bulkhead gives its permit back when the method returns; a stage still running then
-   * would run outside the cluster-wide cap.
+   * Bulwark holds a permit until completion for {@code CompletionStage}, {@code CompletableFuture}
+   * and {@code Uni} only; for another stage type the permit would come back while its work runs.
    */
   @Test
-  void aMethodReturningACompletionStageIsRefused() {
+  void aMethodReturningAStageTypeBulwarkCannotHoldIsRefused() {
     try (Containers.Config config =
         Containers.config().set("bulwark.fault-tolerance.bulkhead.distributed", "true")) {
       assertThatThrownBy(() -> Containers.boot(Later.class).close())
           .hasStackTraceContaining(
-              "Cannot make @Bulkhead on " + Later.class.getName() + "#run cluster-wide")
+              "Cannot make @Bulkhead on "
+                  + Later.class.getName()
+                  + "#run cluster-wide: it returns "
+                  + OwnFuture.class.getName())
           .hasStackTraceContaining(Later.class.getName() + "/run/Bulkhead/distributed=false");
     }
   }

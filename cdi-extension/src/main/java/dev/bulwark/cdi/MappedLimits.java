@@ -1,0 +1,30 @@
+package dev.bulwark.cdi;
+
+import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.config.LimitDeclaration;
+import dev.bulwark.core.config.LimitKind;
+import java.lang.reflect.Method;
+import java.util.Collection;
+
+/**
+ * Limits a build-compatible extension maps from annotations that are not Bulwark's, decided when
+ * the application starts (Quarkus), as config cannot be read at build time. Such an extension adds
+ * Bulwark's binding at build time to every method it may map and registers a synthetic bean of this
+ * type; Bulwark's runtime declares what it maps when the application starts, with the declared
+ * limits, and runs every other method it bound unguarded, not under a limit made from the binding's
+ * defaults. (Portable extensions decide while the container deploys and use {@link
+ * BulwarkExtension#declareMapped} instead.)
+ */
+public interface MappedLimits {
+
+  /**
+   * The limits it maps, read from {@code config} as it is when the application starts.
+   *
+   * @throws dev.bulwark.core.config.InvalidDefinitionException naming each method and config key
+   *     that is invalid
+   */
+  Collection<LimitDeclaration> declarations(ConfigLookup config);
+
+  /** Whether it added the binding of {@code kind} to {@code method} at build time. */
+  boolean bound(Method method, LimitKind kind);
+}

@@ -1,0 +1,13 @@
+package dev.bulwark.ftquarkus;
+
+import org.eclipse.microprofile.faulttolerance.Bulkhead;
+
+/** A class-level bulkhead that subclasses inherit ({@code @Bulkhead} is {@code @Inherited}). */
+@Bulkhead(12)
+public abstract class BaseJobs {
+
+  public String inherited(Gate gate) {
+    gate.pass();
+    return "inherited";
+  }
+}
