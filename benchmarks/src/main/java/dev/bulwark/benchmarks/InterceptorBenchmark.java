@@ -1,5 +1,7 @@
 package dev.bulwark.benchmarks;
 
+import dev.bulwark.metrics.micrometer.MicrometerListener;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -36,11 +38,15 @@ public class InterceptorBenchmark {
 
   /**
    * Who hears Bulwark's events: nobody ({@code none}: no event link in the chains), a {@link
-   * dev.bulwark.event.BulwarkListener} bean ({@code listener}), or a synchronous CDI observer
-   * ({@code observer}).
+   * dev.bulwark.event.BulwarkListener} bean ({@code listener}), a synchronous CDI observer ({@code
+   * observer}), or the metrics module's {@code MicrometerListener} ({@code micrometer}). Only
+   * {@code micrometer} turns SmallRye Fault Tolerance's metrics on, into the same registry.
    */
-  @Param({"none", "listener", "observer"})
+  @Param({"none", "listener", "observer", "micrometer"})
   public String events;
+
+  /** SmallRye FT's switch for its metrics; they default to on when Micrometer is present. */
+  private static final String FT_METRICS = "smallrye.faulttolerance.metrics.enabled";
 
   private WeldContainer container;
   private PlainService plain;
@@ -70,18 +76,24 @@ public class InterceptorBenchmark {
                 PassThroughInterceptor.class,
                 FaultToleranceService.class,
                 BulwarkService.class,
-                InterceptionProbe.class));
+                InterceptionProbe.class,
+                // SmallRye FT looks the registry up even with its metrics off
+                MeterRegistryProducer.class));
     switch (events) {
       case "listener" -> beans.add(CountingListener.class);
       case "observer" -> beans.add(CountingObserver.class);
+      case "micrometer" -> beans.add(MicrometerListener.class);
       default -> {}
     }
+    boolean metrics = events.equals("micrometer");
+    System.setProperty(FT_METRICS, Boolean.toString(metrics));
     container = BenchmarkContainer.boot(beans.toArray(Class<?>[]::new));
     plain = container.select(PlainService.class).get();
     passThrough = container.select(PassThroughService.class).get();
     faultTolerance = container.select(FaultToleranceService.class).get();
     bulwark = container.select(BulwarkService.class).get();
     InterceptionCheck.run(container.select(InterceptionProbe.class).get());
+    MetricsCheck.run(container.select(MeterRegistry.class).get(), metrics);
   }
 
   @TearDown(Level.Trial)
