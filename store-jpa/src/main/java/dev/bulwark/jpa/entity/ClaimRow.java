@@ -108,6 +108,11 @@ public class ClaimRow {
     return notice;
   }
 
+  /** The lease's end on the database clock, in microseconds since the epoch. */
+  public long expiresAt() {
+    return expiresAt;
+  }
+
   public boolean liveAt(long nowMicros) {
     return expiresAt > nowMicros;
   }
