@@ -46,6 +46,12 @@ final class Inspection {
     return new Holder(
         row.instance(),
         row.requestId(),
-        Optional.of(Instant.EPOCH.plus(row.expiresAt(), ChronoUnit.MICROS)));
+        Optional.of(micros(row.expiresAt())),
+        // 0: a row granted before the column existed (added with its default by an upgrade)
+        row.grantedAt() == 0 ? Optional.empty() : Optional.of(micros(row.grantedAt())));
+  }
+
+  private static Instant micros(long epochMicros) {
+    return Instant.EPOCH.plus(epochMicros, ChronoUnit.MICROS);
   }
 }

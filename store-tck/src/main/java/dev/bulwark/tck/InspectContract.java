@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The promises of the operator's view ({@code inspect} on {@link PermitStore}, {@link LockStore}
- * and {@code RateStore}): it shows the live holders with their JVM and lease, the queue and the
- * permits left, as every JVM that shares the store sees them; a holder whose lease ran out is left
- * out; and reading takes, grants and hands over nothing.
+ * and {@code RateStore}): it shows the live holders with their JVM, lease and (where the store
+ * records it) grant time, the queue and the permits left, as every JVM that shares the store sees
+ * them; a holder whose lease ran out is left out; and reading takes, grants and hands over nothing.
  */
 public abstract class InspectContract extends StoreContract {
 
@@ -55,14 +55,21 @@ public abstract class InspectContract extends StoreContract {
     assertThat(full.queued()).isEqualTo(1);
     assertThat(full.available()).isZero();
     assertLeases(full.holders(), before, after, LONG_LEASE_MILLIS);
+    assertGrantTimes(full.holders(), before, after);
     assertThat(permits.inspect(spec)).as("reading twice").isEqualTo(full);
 
+    long beforeRelease = fixture().clockNanos();
     assertThat(permits.release(spec, first)).isTrue();
+    long afterRelease = fixture().clockNanos();
     BulkheadSnapshot handedOver = permits.inspect(spec);
     assertThat(handedOver.holders())
         .extracting(Holder::request)
         .containsExactlyInAnyOrder(second, waiting);
     assertThat(handedOver.queued()).isZero();
+    assertGrantTimes(
+        handedOver.holders().stream().filter(h -> h.request() == waiting).toList(),
+        beforeRelease,
+        afterRelease);
   }
 
   @Test
@@ -102,6 +109,7 @@ public abstract class InspectContract extends StoreContract {
     LockKeySnapshot written = locks.inspect(spec, "acct-1");
     assertThat(written.writer()).get().extracting(Holder::request).isEqualTo(writer);
     assertLeases(List.of(written.writer().orElseThrow()), before, after, LONG_LEASE_MILLIS);
+    assertGrantTimes(List.of(written.writer().orElseThrow()), before, after);
     assertThat(written.readers()).isEmpty();
     assertThat(written.queued()).isEqualTo(1);
     assertThat(locks.inspect(spec, "acct-2"))
@@ -217,6 +225,22 @@ public abstract class InspectContract extends StoreContract {
     Instant latest = nanos(after + lease + ROUNDING_NANOS);
     assertThat(holders)
         .allSatisfy(h -> assertThat(h.leaseExpiry().orElseThrow()).isBetween(earliest, latest));
+  }
+
+  /**
+   * A store that records grant times shows each holder's between the two clock readings taken
+   * around its grant; one that does not shows none.
+   */
+  private void assertGrantTimes(List<Holder> holders, long before, long after) {
+    if (!fixture().recordsGrantTimes()) {
+      assertThat(holders).allSatisfy(h -> assertThat(h.since()).isEmpty());
+      return;
+    }
+    Instant earliest = nanos(before - ROUNDING_NANOS);
+    Instant latest = nanos(after + ROUNDING_NANOS);
+    assertThat(holders)
+        .isNotEmpty()
+        .allSatisfy(h -> assertThat(h.since().orElseThrow()).isBetween(earliest, latest));
   }
 
   private static Instant nanos(long epochNanos) {
