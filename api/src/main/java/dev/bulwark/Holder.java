@@ -10,5 +10,14 @@ import java.util.Optional;
  * @param request the request's number within that JVM
  * @param leaseExpiry when the store reclaims it unless renewed, on the store's clock; empty where
  *     leases do not expire (the local store)
+ * @param since when it was granted (to a queued request: when it was handed over), on the store's
+ *     clock; empty where the store does not record grant times (the local and the Redis store)
  */
-public record Holder(String instance, long request, Optional<Instant> leaseExpiry) {}
+public record Holder(
+    String instance, long request, Optional<Instant> leaseExpiry, Optional<Instant> since) {
+
+  /** A holder of a store that does not record when it was granted. */
+  public Holder(String instance, long request, Optional<Instant> leaseExpiry) {
+    this(instance, request, leaseExpiry, Optional.empty());
+  }
+}

@@ -1,10 +1,14 @@
 package dev.bulwark.jpa;
 
+import dev.bulwark.Holder;
+import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.LockMode;
 import dev.bulwark.jpa.entity.ClaimRow;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Keyed read-write locks on the claim table: per key many readers or one writer, requests served
@@ -19,9 +23,11 @@ final class JpaLocks implements LockStore {
   private static final String WRITE = "W";
 
   private final StoreCore core;
+  private final Inspection inspection;
 
-  JpaLocks(StoreCore core) {
+  JpaLocks(StoreCore core, Inspection inspection) {
     this.core = core;
+    this.inspection = inspection;
   }
 
   @Override
@@ -107,6 +113,24 @@ final class JpaLocks implements LockStore {
           grantFromQueue(step, spec);
           return held;
         });
+  }
+
+  @Override
+  public LockKeySnapshot inspect(LockSpec spec, String key) {
+    List<ClaimRow> live =
+        inspection.liveClaims("inspect a lock", StoreCore.LOCKS, spec.name(), key);
+    Optional<Holder> writer =
+        live.stream()
+            .filter(row -> row.held() && row.mode().equals(WRITE))
+            .map(Inspection::holder)
+            .findFirst();
+    List<Holder> readers =
+        live.stream()
+            .filter(row -> row.held() && row.mode().equals(READ))
+            .map(Inspection::holder)
+            .toList();
+    int queued = (int) live.stream().filter(row -> !row.held()).count();
+    return new LockKeySnapshot(spec.name(), key, writer, readers, queued);
   }
 
   /** Grants from the head of the queue while the head is compatible; no overtaking. */

@@ -1,9 +1,11 @@
 package dev.bulwark.jpa;
 
+import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.jpa.entity.ClaimRow;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -17,10 +19,12 @@ final class JpaPermits implements PermitStore {
 
   private final StoreCore core;
   private final Definitions definitions;
+  private final Inspection inspection;
 
-  JpaPermits(StoreCore core, Definitions definitions) {
+  JpaPermits(StoreCore core, Definitions definitions, Inspection inspection) {
     this.core = core;
     this.definitions = definitions;
+    this.inspection = inspection;
   }
 
   @Override
@@ -104,6 +108,17 @@ final class JpaPermits implements PermitStore {
   @Override
   public Optional<String> define(PermitSpec spec) {
     return definitions.record(StoreCore.PERMITS, spec.name(), spec.definition());
+  }
+
+  @Override
+  public BulkheadSnapshot inspect(PermitSpec spec) {
+    List<ClaimRow> live =
+        inspection.liveClaims("inspect a bulkhead", StoreCore.PERMITS, spec.name(), "");
+    return new BulkheadSnapshot(
+        spec.name(),
+        spec.limit(),
+        live.stream().filter(ClaimRow::held).map(Inspection::holder).toList(),
+        (int) live.stream().filter(row -> !row.held()).count());
   }
 
   private static Grant answer(ClaimRow mine) {

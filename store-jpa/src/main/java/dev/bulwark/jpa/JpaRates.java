@@ -1,10 +1,12 @@
 package dev.bulwark.jpa;
 
+import dev.bulwark.RateLimitSnapshot;
 import dev.bulwark.RateLimitType;
 import dev.bulwark.core.rate.RateState;
 import dev.bulwark.core.rate.RateStep;
 import dev.bulwark.jpa.entity.LimitRow;
 import dev.bulwark.jpa.entity.RateGrantRow;
+import dev.bulwark.jpa.entity.RowIds;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.RateStore;
@@ -42,6 +44,28 @@ final class JpaRates implements RateStore {
               store(em, limit, log, step);
               return step.decision();
             });
+  }
+
+  /**
+   * Computes the permits left with the arithmetic of {@link #reserve} on the stored state, without
+   * locking the limit's row and without storing anything; a limit never used has all its permits.
+   */
+  @Override
+  public RateLimitSnapshot inspect(RateSpec spec) {
+    int available =
+        core.transactions()
+            .run(
+                "inspect a rate limit of " + spec.name(),
+                em -> {
+                  LimitRow limit =
+                      em.find(LimitRow.class, RowIds.limit(StoreCore.RATES, spec.name()));
+                  if (limit == null) {
+                    return spec.permits();
+                  }
+                  long now = core.nowMicros(em) * 1000;
+                  return stored(limit, log(em, limit)).available(spec, now);
+                });
+    return new RateLimitSnapshot(spec.name(), spec.permits(), available);
   }
 
   @Override

@@ -54,8 +54,9 @@ public final class JpaStore implements BulwarkStore {
             "Bulwark JPA store");
     this.core = new StoreCore(transactions, dialect, instance, listener);
     Definitions definitions = new Definitions(core);
-    this.permits = new JpaPermits(core, definitions);
-    this.locks = new JpaLocks(core);
+    Inspection inspection = new Inspection(core);
+    this.permits = new JpaPermits(core, definitions, inspection);
+    this.locks = new JpaLocks(core, inspection);
     this.rates = new JpaRates(core, definitions);
     this.renewal = new Renewal(core);
     this.wakeUpCheckInterval = settings.wakeUpCheckInterval();

@@ -100,7 +100,7 @@ final class Step {
             limit.nextSeq(),
             until(leaseMillis));
     if (held) {
-      row.hold(token, until(leaseMillis), false);
+      row.hold(token, nowMicros, until(leaseMillis), false);
     }
     em.persist(row);
     live.add(row);
@@ -113,7 +113,7 @@ final class Step {
 
   /** Grants a queued request; its JVM is told after the commit. */
   void handOver(ClaimRow queued, long token, long leaseMillis) {
-    queued.hold(token, until(leaseMillis), !queued.instance().equals(instance));
+    queued.hold(token, nowMicros, until(leaseMillis), !queued.instance().equals(instance));
     handedOver.add(queued);
   }
 

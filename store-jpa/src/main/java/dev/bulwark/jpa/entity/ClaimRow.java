@@ -55,6 +55,13 @@ public class ClaimRow {
   @Column(name = "expires_at", nullable = false)
   private long expiresAt;
 
+  /**
+   * When the request became a holder, on the database clock in microseconds since the epoch; 0
+   * while queued.
+   */
+  @Column(name = "granted_at", nullable = false)
+  private long grantedAt;
+
   /** A lock holder's fencing token; 0 for a permit and while queued. */
   @Column(name = "token", nullable = false)
   private long token;
@@ -108,13 +115,26 @@ public class ClaimRow {
     return notice;
   }
 
+  /** The lease's end on the database clock, in microseconds since the epoch. */
+  public long expiresAt() {
+    return expiresAt;
+  }
+
+  /** When it became a holder, in database microseconds; 0 while queued. */
+  public long grantedAt() {
+    return grantedAt;
+  }
+
   public boolean liveAt(long nowMicros) {
     return expiresAt > nowMicros;
   }
 
-  /** Makes this request a holder until {@code expiresAt}, with {@code token}. */
-  public void hold(long token, long expiresAt, boolean notice) {
+  /**
+   * Makes this request a holder from {@code grantedAt} until {@code expiresAt}, with {@code token}.
+   */
+  public void hold(long token, long grantedAt, long expiresAt, boolean notice) {
     this.held = true;
+    this.grantedAt = grantedAt;
     this.token = token;
     this.expiresAt = expiresAt;
     this.notice = notice;

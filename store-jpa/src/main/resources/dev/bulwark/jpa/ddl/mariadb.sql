@@ -26,6 +26,7 @@ CREATE TABLE bulwark_claim (
   held BOOLEAN NOT NULL,
   seq BIGINT NOT NULL,
   expires_at BIGINT NOT NULL,
+  granted_at BIGINT NOT NULL,
   token BIGINT NOT NULL,
   notice BOOLEAN NOT NULL,
   PRIMARY KEY (id)
