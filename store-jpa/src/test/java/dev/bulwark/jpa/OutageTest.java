@@ -7,6 +7,7 @@ import dev.bulwark.jpa.tx.OutageGate;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.StoreException;
+import dev.bulwark.tck.OutageRelay;
 import dev.bulwark.tck.TestServices;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ class OutageTest {
   void callsFailWhileTheDatabaseIsAwayAndWorkAgainWhenItIsBack() throws Exception {
     TestServices.Endpoint postgres = TestServices.postgresql();
     PermitSpec spec = new PermitSpec("outage", 2, 60_000);
-    try (TcpRelay relay = new TcpRelay(postgres.host(), postgres.port())) {
+    try (OutageRelay relay = new OutageRelay(postgres.host(), postgres.port())) {
       relay.open();
       Map<String, String> config = fixture.config();
       config.put("url", "jdbc:postgresql://127.0.0.1:" + relay.port() + "/test");
