@@ -12,6 +12,7 @@ import dev.bulwark.core.engine.BulkheadLimiter;
 import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.core.engine.LimitStats;
 import dev.bulwark.core.engine.RateLimiter;
+import dev.bulwark.core.metrics.PerLimit;
 import dev.bulwark.core.registry.LimitRegistry;
 import dev.bulwark.event.BulwarkEvent;
 import dev.bulwark.event.BulwarkListener;
@@ -29,9 +30,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import java.util.EnumMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -44,16 +43,13 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class BulwarkMeters implements BulwarkListener {
 
   private final MeterRegistry registry;
-  private final Map<LimitType, Map<String, LimitMeters>> limits = new EnumMap<>(LimitType.class);
+  private final PerLimit<LimitMeters> limits = new PerLimit<>(this::firstSeen);
   private final Set<String> defined = ConcurrentHashMap.newKeySet();
   private volatile BulwarkEngine engine;
   private volatile Counter outages;
 
   public BulwarkMeters(MeterRegistry registry) {
     this.registry = registry;
-    for (LimitType type : LimitType.values()) {
-      limits.put(type, new ConcurrentHashMap<>());
-    }
   }
 
   /**
@@ -107,11 +103,7 @@ public final class BulwarkMeters implements BulwarkListener {
   }
 
   private LimitMeters meters(LimitEvent event) {
-    Map<String, LimitMeters> ofType = limits.get(event.type());
-    LimitMeters meters = ofType.get(event.name());
-    return meters != null
-        ? meters
-        : ofType.computeIfAbsent(event.name(), name -> firstSeen(event.type(), name));
+    return limits.of(event);
   }
 
   /** A limit's first event: its event meters, and its engine meters when built after bind. */
@@ -119,10 +111,7 @@ public final class BulwarkMeters implements BulwarkListener {
     LimitMeters meters = new LimitMeters(registry, type, name);
     BulwarkEngine bound = engine;
     if (bound != null) {
-      bound.registry().limits().stream()
-          .filter(l -> l.definition().name().equals(name) && l.definition().kind().type() == type)
-          .findFirst()
-          .ifPresent(l -> registerDefinition(bound, l));
+      PerLimit.built(bound, type, name).ifPresent(l -> registerDefinition(bound, l));
     }
     return meters;
   }

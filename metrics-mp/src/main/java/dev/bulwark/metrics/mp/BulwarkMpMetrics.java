@@ -5,6 +5,7 @@ import dev.bulwark.core.config.LimitDefinition;
 import dev.bulwark.core.config.RateLimitDefinition;
 import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.core.engine.LimitStats;
+import dev.bulwark.core.metrics.PerLimit;
 import dev.bulwark.core.registry.LimitRegistry;
 import dev.bulwark.event.BulwarkEvent;
 import dev.bulwark.event.BulwarkListener;
@@ -17,9 +18,7 @@ import dev.bulwark.event.PassedThrough;
 import dev.bulwark.event.Rejected;
 import dev.bulwark.event.Released;
 import dev.bulwark.event.StoreOutageStarted;
-import java.util.EnumMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.metrics.Counter;
@@ -34,16 +33,13 @@ import org.eclipse.microprofile.metrics.Tag;
 public final class BulwarkMpMetrics implements BulwarkListener {
 
   private final MetricRegistry registry;
-  private final Map<LimitType, Map<String, MpLimitMetrics>> limits = new EnumMap<>(LimitType.class);
+  private final PerLimit<MpLimitMetrics> limits = new PerLimit<>(this::firstSeen);
   private final Set<String> defined = ConcurrentHashMap.newKeySet();
   private volatile BulwarkEngine engine;
   private volatile Counter outages;
 
   public BulwarkMpMetrics(MetricRegistry registry) {
     this.registry = registry;
-    for (LimitType type : LimitType.values()) {
-      limits.put(type, new ConcurrentHashMap<>());
-    }
   }
 
   /** Registers the store's metrics and, per limit, its value and store failures; once. */
@@ -87,21 +83,14 @@ public final class BulwarkMpMetrics implements BulwarkListener {
   }
 
   private MpLimitMetrics metrics(LimitEvent event) {
-    Map<String, MpLimitMetrics> ofType = limits.get(event.type());
-    MpLimitMetrics metrics = ofType.get(event.name());
-    return metrics != null
-        ? metrics
-        : ofType.computeIfAbsent(event.name(), name -> firstSeen(event.type(), name));
+    return limits.of(event);
   }
 
   private MpLimitMetrics firstSeen(LimitType type, String name) {
     MpLimitMetrics metrics = new MpLimitMetrics(registry, type, name);
     BulwarkEngine bound = engine;
     if (bound != null) {
-      bound.registry().limits().stream()
-          .filter(l -> l.definition().name().equals(name) && l.definition().kind().type() == type)
-          .findFirst()
-          .ifPresent(l -> registerDefinition(bound, l));
+      PerLimit.built(bound, type, name).ifPresent(l -> registerDefinition(bound, l));
     }
     return metrics;
   }
