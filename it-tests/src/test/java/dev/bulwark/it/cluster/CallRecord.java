@@ -1,13 +1,16 @@
 package dev.bulwark.it.cluster;
 
 /**
- * One call a worker made, as written to its event file: when it was requested, when the guarded
- * body started and ended (all {@link System#nanoTime()}, which on Linux is CLOCK_MONOTONIC and so
- * comparable across the JVMs of one host), how it ended and the fencing token it held.
+ * One call a worker made, as written to its event file and to the run's {@link History}: when it
+ * was requested, when the guarded body started and ended, when the guarded method returned (all
+ * {@link System#nanoTime()}, which on Linux is CLOCK_MONOTONIC and so comparable across the JVMs of
+ * one host), how it ended and the fencing token it held.
  *
  * <p>The body records its entry after the grant and its exit before the release, so a recorded
  * interval always lies inside the permit's real one: two recorded intervals that overlap prove two
- * permits were held at once.
+ * permits were held at once. The store's grant lies somewhere in [request, enter], its release in
+ * [exit, return]: that is all the records know of them (no store tells its caller when, on its own
+ * clock, it granted).
  *
  * @param worker the worker JVM's name
  * @param thread the caller thread's index in the worker
@@ -17,6 +20,8 @@ package dev.bulwark.it.cluster;
  * @param requestNanos just before the guarded method was called
  * @param enterNanos when the body started; 0 if the call never entered
  * @param exitNanos when the body ended, or when the call was rejected; 0 while still inside
+ * @param returnNanos when the guarded method returned or threw (after the release); 0 while still
+ *     inside
  * @param outcome {@link #OK}, {@link #INSIDE} (entered, no end recorded: the JVM died), or the
  *     simple name of the exception the call ended with
  * @param token the fencing token the body read (write locks), else 0
@@ -30,6 +35,7 @@ record CallRecord(
     long requestNanos,
     long enterNanos,
     long exitNanos,
+    long returnNanos,
     String outcome,
     long token) {
 
@@ -43,6 +49,11 @@ record CallRecord(
 
   boolean entered() {
     return enterNanos != 0;
+  }
+
+  /** Whether the call's end was recorded: false for a call whose JVM died while it was inside. */
+  boolean ended() {
+    return exitNanos != 0;
   }
 
   boolean completed() {
@@ -71,7 +82,8 @@ record CallRecord(
         String.valueOf(enterNanos),
         String.valueOf(exitNanos),
         outcome,
-        String.valueOf(token));
+        String.valueOf(token),
+        String.valueOf(returnNanos));
   }
 
   static CallRecord fromFields(String[] f) {
@@ -84,6 +96,7 @@ record CallRecord(
         Long.parseLong(f[6]),
         Long.parseLong(f[7]),
         Long.parseLong(f[8]),
+        Long.parseLong(f[11]),
         f[9],
         Long.parseLong(f[10]));
   }

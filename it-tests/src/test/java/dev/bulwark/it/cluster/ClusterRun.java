@@ -46,6 +46,8 @@ final class ClusterRun implements AutoCloseable {
   private final StoreSpace space;
   private final WorkerProcesses processes;
   private final Map<String, String> storeConfig = new LinkedHashMap<>();
+  private final Path historyFile;
+  private boolean historyWritten;
   private long start;
 
   ClusterRun(String name, StoreUnderTest store) {
@@ -64,6 +66,8 @@ final class ClusterRun implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    this.historyFile =
+        Path.of(System.getProperty("basedir", "."), "target", "histories", id + ".history.tsv");
     this.recordPrefix = "bulwark-it:" + id + ":record:";
     this.record = RedisClient.create(URI.create(recordRedis.url()));
     this.processes = new WorkerProcesses(dir);
@@ -179,6 +183,39 @@ final class ClusterRun implements AutoCloseable {
     return Recording.load(processes.all());
   }
 
+  /** Where the run's history is written: kept when the test fails (see {@link KeptHistories}). */
+  Path historyFile() {
+    return historyFile;
+  }
+
+  /**
+   * Writes the run's full history (from {@code recording}) to {@link #historyFile()} and checks it
+   * against {@code rules}; reports each rule's outcome and fails, naming the file, if one is
+   * broken.
+   */
+  Verdict check(Recording recording, HistoryRule... rules) {
+    History history = writeHistory(recording);
+    Verdict verdict = HistoryChecker.of(rules).check(history);
+    report("history: " + verdict.summary());
+    HistoryChecker.assertPassed(verdict, historyFile);
+    return verdict;
+  }
+
+  /** Like {@link #check} but only reports the verdict: for a run that measures a known breach. */
+  Verdict judge(Recording recording, HistoryRule... rules) {
+    Verdict verdict = HistoryChecker.of(rules).check(writeHistory(recording));
+    report("history (not asserted): " + verdict.summary());
+    return verdict;
+  }
+
+  private History writeHistory(Recording recording) {
+    History history = recording.history();
+    history.write(historyFile);
+    historyWritten = true;
+    KeptHistories.written(historyFile);
+    return history;
+  }
+
   /** Writes a measured figure to the test output and to {@code figures.txt} of the run. */
   void report(String line) {
     String text = "[" + id + "] " + line;
@@ -202,6 +239,10 @@ final class ClusterRun implements AutoCloseable {
   public void close() {
     try {
       processes.close();
+      if (!historyWritten && !processes.all().isEmpty()) {
+        // a test that failed before checking still leaves what its workers recorded
+        writeHistory(recording());
+      }
     } finally {
       try {
         RedisKeys.deleteByPrefix(record, recordPrefix);

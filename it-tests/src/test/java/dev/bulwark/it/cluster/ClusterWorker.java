@@ -180,6 +180,7 @@ public final class ClusterWorker {
                     request,
                     inside[0],
                     0,
+                    0,
                     CallRecord.INSIDE,
                     0));
             counters.enter(options.worker());
@@ -231,6 +232,7 @@ public final class ClusterWorker {
                   request,
                   inside[0],
                   0,
+                  0,
                   CallRecord.INSIDE,
                   token[0]));
           counters.lockEnter(key, mode);
@@ -259,14 +261,25 @@ public final class ClusterWorker {
       long[] inside,
       String outcome,
       long token) {
+    long returned = System.nanoTime();
     boolean rejected = !CallRecord.OK.equals(outcome);
-    long end = rejected ? System.nanoTime() : inside[1];
+    long end = rejected ? returned : inside[1];
     if (rejected && !options.recordRejections()) {
       uncountedRejections.computeIfAbsent(outcome, k -> new AtomicLong()).incrementAndGet();
     } else {
       log.ended(
           new CallRecord(
-              options.worker(), thread, seq, kind, key, request, inside[0], end, outcome, token));
+              options.worker(),
+              thread,
+              seq,
+              kind,
+              key,
+              request,
+              inside[0],
+              end,
+              returned,
+              outcome,
+              token));
     }
     if (rejected && !options.pauseAfterReject().isZero()) {
       sleep(options.pauseAfterReject().toNanos());

@@ -3,6 +3,7 @@ package dev.bulwark.it.cluster;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The JPA store on an H2 file in the run's folder, opened with {@code AUTO_SERVER=TRUE}: three
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.Timeout;
  * the file (here the test JVM, for the whole run). The fair bulkhead and the read-write lock must
  * hold as on a database server.
  */
+@ExtendWith(KeptHistories.class)
 class H2AutoServerTest {
 
   private static final int WORKERS = 3;

@@ -105,9 +105,9 @@ final class Recording {
     return infos.getOrDefault(worker, Map.of()).get(name);
   }
 
-  /** Whether {@code worker} stood still (see {@link StallWatch}) at some point of [from, to]. */
-  boolean stalledDuring(String worker, long from, long to) {
-    return stalls.getOrDefault(worker, List.of()).stream().anyMatch(s -> s[0] < to && from < s[1]);
+  /** The run's full history, for the {@link HistoryChecker}: every call and every stall. */
+  History history() {
+    return new History(calls, stalls);
   }
 
   /** How many stalls the workers noted, and the longest, in ms. */

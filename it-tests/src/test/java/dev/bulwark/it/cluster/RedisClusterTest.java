@@ -6,12 +6,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue 3, scenario 8: scenarios 1 (fair bulkhead) and 6 (read-write lock) on a Redis Cluster of
  * three masters that the test starts on free ports ({@code bulwark.redis.cluster-nodes}), so the
  * store's keys and scripts must respect hash slots.
  */
+@ExtendWith(KeptHistories.class)
 class RedisClusterTest {
 
   private static LocalRedisCluster cluster;
