@@ -83,6 +83,18 @@ class HistoryTest {
       long at = i * 100 * us;
       calls.write("k" + (i % 16), at - 10 * us, at, at + 50 * us, i + 1);
     }
+    // rate grants at half of 100/s, with five bursts of 11 beside them on a burst of 10
+    int bursts = 0;
+    for (int i = 0; i < 20_000; i++) {
+      long at = i * 20_000 * us;
+      calls.rate(at - 100 * us, at);
+      if (i % 4000 == 2000) {
+        bursts++;
+        for (int extra = 0; extra < 11; extra++) {
+          calls.rate(at + 10_000 * us, at + 10_100 * us);
+        }
+      }
+    }
     History history = calls.history();
     assertThat(history.calls()).hasSizeGreaterThan(100_000);
 
@@ -95,12 +107,14 @@ class HistoryTest {
                     java.time.Duration.ofMillis(5),
                     java.time.Duration.ofMillis(3),
                     java.time.Duration.ofMillis(3),
-                    0.01))
+                    0.01),
+                RateRule.atMost(10, 100))
             .check(history);
 
     assertThat(verdict.outcomes().get(0).violations()).hasSize(planted);
     assertThat(verdict.outcomes().get(1).violations()).isEmpty();
     assertThat(verdict.outcomes().get(2).violations()).isEmpty();
     assertThat(verdict.outcomes().get(3).violations()).isEmpty();
+    assertThat(verdict.outcomes().get(4).violations()).hasSize(bursts);
   }
 }
