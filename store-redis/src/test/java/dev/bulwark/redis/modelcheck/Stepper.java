@@ -1,0 +1,36 @@
+package dev.bulwark.redis.modelcheck;
+
+/**
+ * Takes one step: runs the action against the store (which must be in {@code from}'s state), reads
+ * the store's contents and the wake-ups sent, and checks every invariant on the result.
+ */
+class Stepper {
+
+  private final Bounds bounds;
+  private final StoreDriver store;
+  private final Invariants invariants;
+
+  Stepper(Bounds bounds, StoreDriver store) {
+    this.bounds = bounds;
+    this.store = store;
+    this.invariants = new Invariants(bounds, store);
+  }
+
+  /** Puts the store in {@code step}'s state. */
+  void restore(Step step) {
+    store.restore(step.store(), step.model().now());
+  }
+
+  Step step(Step from, Action action) {
+    ModelState model = action.apply(store, bounds, from.model());
+    StoreContents contents = store.read();
+    model = model.sent(store.wakeUps(contents), bounds);
+    Step to = new Step(model, contents);
+    invariants.check(from, action, to);
+    return to;
+  }
+
+  Invariants invariants() {
+    return invariants;
+  }
+}
