@@ -25,6 +25,11 @@ sealed interface Action {
     return false;
   }
 
+  /** Whether the step's script always drops expired holders first (a poll's does). */
+  default boolean reclaims(Step from) {
+    return false;
+  }
+
   /** The actions enabled in {@code s}, in a fixed order. */
   static List<Action> enabled(Bounds bounds, ModelState s) {
     List<Action> actions = new ArrayList<>();
@@ -159,6 +164,11 @@ sealed interface Action {
     }
 
     @Override
+    public boolean reclaims(Step from) {
+      return true;
+    }
+
+    @Override
     public String toString() {
       return "poll(" + (request + 1) + ")";
     }
@@ -243,6 +253,11 @@ sealed interface Action {
     @Override
     public boolean handsOver(Step from, StoreDriver store) {
       return from.model().caller(request).pending() != Caller.Operation.RELEASE;
+    }
+
+    @Override
+    public boolean reclaims(Step from) {
+      return from.model().caller(request).pending() == Caller.Operation.POLL;
     }
 
     @Override

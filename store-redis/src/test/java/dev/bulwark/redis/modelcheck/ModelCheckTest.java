@@ -25,6 +25,8 @@ class ModelCheckTest {
   private static final long LEASE = 30_000;
   private static final long TICK = LEASE * 3 / 5;
   private static final int EXTRA_DEPTH = Integer.getInteger("bulwark.modelcheck.depth", 0);
+  private static final int RUNS = Integer.getInteger("bulwark.modelcheck.runs", 150);
+  private static final int STEPS = Integer.getInteger("bulwark.modelcheck.steps", 60);
   private static final List<String> EVERY_ACTION =
       List.of(
           "acquire",
@@ -97,6 +99,61 @@ class ModelCheckTest {
             1,
             1,
             6 + EXTRA_DEPTH));
+  }
+
+  @Test
+  void randomBulkheadSchedulesBeyondTheBounds() {
+    runRandomly(
+        new Bounds(
+            "random bulkhead, limit 2, 8 requests on 4 JVMs",
+            Bounds.spread(8, 4, Kind.PERMIT),
+            2,
+            LEASE,
+            TICK,
+            8,
+            2,
+            3,
+            0));
+  }
+
+  @Test
+  void randomLockSchedulesBeyondTheBounds() {
+    runRandomly(
+        new Bounds(
+            "random lock key, 7 requests on 3 JVMs",
+            Bounds.spread(7, 3, Kind.WRITE, Kind.READ, Kind.READ),
+            1,
+            LEASE,
+            TICK,
+            8,
+            2,
+            3,
+            0));
+  }
+
+  /**
+   * Runs {@code bulwark.modelcheck.runs} schedules of up to {@code bulwark.modelcheck.steps} steps,
+   * their seeds following one base seed: {@code bulwark.modelcheck.seed} when set (one run, to
+   * replay a failure), else a fresh one, printed.
+   */
+  private void runRandomly(Bounds bounds) {
+    Long replay = Long.getLong("bulwark.modelcheck.seed");
+    long base = replay != null ? replay : new java.security.SecureRandom().nextLong();
+    int runs = replay != null ? 1 : RUNS;
+    long started = System.nanoTime();
+    long steps = 0;
+    StoreDriver store = new StoreDriver(bounds, seam);
+    for (int run = 0; run < runs; run++) {
+      steps += new RandomRun(bounds, store).run(base + run, STEPS);
+    }
+    System.out.printf(
+        "model check: %s: %d random schedules, %,d steps, seeds %d.., %d s%n",
+        bounds.name(),
+        runs,
+        steps,
+        base,
+        java.time.Duration.ofNanos(System.nanoTime() - started).toSeconds());
+    assertThat(steps).isPositive();
   }
 
   private void explore(Bounds bounds) {

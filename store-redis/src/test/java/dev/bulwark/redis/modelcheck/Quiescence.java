@@ -38,7 +38,9 @@ final class Quiescence {
         at = stepper.step(at, new Action.Poll(r));
       }
       if (!inPhase(at.model(), Phase.WAITING).isEmpty()) {
-        stepper.invariants().noRoomLeftWithWaiters(at.store(), at.model().now(), "final polls");
+        stepper
+            .invariants()
+            .noRoomLeftWithWaiters(at.store(), at.model().now(), true, "final polls");
       }
       List<Integer> holding = inPhase(at.model(), Phase.HOLDING);
       if (holding.isEmpty() && inPhase(at.model(), Phase.WAITING).isEmpty()) {

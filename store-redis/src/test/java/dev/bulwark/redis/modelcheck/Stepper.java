@@ -26,7 +26,19 @@ class Stepper {
     StoreContents contents = store.read();
     model = model.sent(store.wakeUps(contents), bounds);
     Step to = new Step(model, contents);
-    invariants.check(from, action, to);
+    try {
+      invariants.check(from, action, to);
+    } catch (Violation e) {
+      throw new Violation(
+          e.getMessage()
+              + "\n  store before: "
+              + from.store().canonical(from.model().now())
+              + "\n  store after:  "
+              + contents.canonical(model.now())
+              + "\n  callers after: "
+              + model.canonical(bounds),
+          e);
+    }
     return to;
   }
 
