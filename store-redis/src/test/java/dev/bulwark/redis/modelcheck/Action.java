@@ -4,6 +4,7 @@ import dev.bulwark.redis.ModelCheckJvm.GiveUp;
 import dev.bulwark.spi.Grant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One step of the system: a caller's store operation, a JVM's renewal, the clock stepping, a
@@ -30,8 +31,9 @@ sealed interface Action {
     return false;
   }
 
-  /** The actions enabled in {@code s}, in a fixed order. */
-  static List<Action> enabled(Bounds bounds, ModelState s) {
+  /** The actions enabled in {@code at}, in a fixed order. */
+  static List<Action> enabled(Bounds bounds, Step at) {
+    ModelState s = at.model();
     List<Action> actions = new ArrayList<>();
     boolean mayLose = s.lostRepliesLeft() > 0;
     for (int r = 0; r < s.callers().size(); r++) {
@@ -85,6 +87,11 @@ sealed interface Action {
     }
     if (s.ticksLeft() > 0) {
       actions.add(new Tick(bounds.tickMillis()));
+    }
+    if (s.keysMayExpire(bounds)) {
+      for (StoreContents.Structure structure : at.store().present()) {
+        actions.add(new KeyExpires(structure));
+      }
     }
     return actions;
   }
@@ -222,10 +229,7 @@ sealed interface Action {
 
     @Override
     public String toString() {
-      return operation.name().toLowerCase(java.util.Locale.ROOT)
-          + "("
-          + (request + 1)
-          + ") reply lost";
+      return operation.name().toLowerCase(Locale.ROOT) + "(" + (request + 1) + ") reply lost";
     }
   }
 
@@ -363,6 +367,24 @@ sealed interface Action {
     @Override
     public String toString() {
       return "die(jvm " + jvm + ")";
+    }
+  }
+
+  /**
+   * One of the store's keys expires on its own. A script that writes a key keeps it alive for at
+   * least a lease (a renewal, every key of the lease), so once a lease has passed since the last
+   * write any key may be gone before the next script runs, and every lease in it has ended.
+   */
+  record KeyExpires(StoreContents.Structure structure) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      store.expire(structure);
+      return s;
+    }
+
+    @Override
+    public String toString() {
+      return "expire(" + structure.name().toLowerCase(Locale.ROOT) + ")";
     }
   }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -56,7 +57,7 @@ final class Explorer {
       for (int i = 0; i < level.size(); i++) {
         Step from = level.get(i);
         int fromId = levelIds.get(i);
-        List<Action> actions = Action.enabled(bounds, from.model());
+        List<Action> actions = Action.enabled(bounds, from);
         int[] succ = new int[actions.size()];
         for (int a = 0; a < actions.size(); a++) {
           Action action = actions.get(a);
@@ -149,8 +150,8 @@ final class Explorer {
 
   private static String kind(Action action) {
     return action instanceof Action.LoseReply lost
-        ? "lose-" + lost.operation().name().toLowerCase(java.util.Locale.ROOT)
-        : action.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
+        ? "lose-" + lost.operation().name().toLowerCase(Locale.ROOT)
+        : action.getClass().getSimpleName().toLowerCase(Locale.ROOT);
   }
 
   /** Counts the end check's steps into the figures. */

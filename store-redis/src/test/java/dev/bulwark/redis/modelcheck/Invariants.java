@@ -32,7 +32,7 @@ final class Invariants {
     if (action.handsOver(from, store)) {
       noRoomLeftWithWaiters(c, now, action.reclaims(from), "after " + action);
     }
-    fencingGrows(from.store(), c);
+    fencingGrows(from, to);
   }
 
   /** Never more than the limit of callers hold with a live lease; a writer holds alone. */
@@ -183,18 +183,24 @@ final class Invariants {
     }
   }
 
-  /** The fencing counter never goes back, and every new writer gets a larger token. */
-  private void fencingGrows(StoreContents before, StoreContents after) {
-    Long was = before.fence();
-    Long is = after.fence();
-    if (was == null) {
+  /**
+   * Every new writer gets a token above every earlier one, also once the key's state expired (then
+   * the clock, which only grows, carries the order).
+   */
+  private void fencingGrows(Step from, Step to) {
+    String writer = to.store().state().get("writer");
+    // a request id is granted at most once, so a writer other than the one before is a new grant
+    if (writer == null || writer.equals(from.store().state().get("writer"))) {
       return;
     }
-    check(is != null && is >= was, "the fencing counter went from %d to %s", was, is);
-    // a request id is granted at most once, so a writer other than the one before is a new grant
-    String writer = after.state().get("writer");
-    boolean newWrite = writer != null && !writer.equals(before.state().get("writer"));
-    check(!newWrite || is > was, "writer %s was granted token %d, not above %d", writer, is, was);
+    long before = from.model().lastFence();
+    Long token = to.store().fence();
+    check(
+        token != null && token > before,
+        "writer %s was granted token %s, not above %d",
+        writer,
+        token,
+        before);
   }
 
   private Kind kindOf(String member) {

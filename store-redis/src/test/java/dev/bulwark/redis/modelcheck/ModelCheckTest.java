@@ -3,6 +3,8 @@ package dev.bulwark.redis.modelcheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bulwark.redis.ModelCheckSeam;
+import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -138,7 +140,7 @@ class ModelCheckTest {
    */
   private void runRandomly(Bounds bounds) {
     Long replay = Long.getLong("bulwark.modelcheck.seed");
-    long base = replay != null ? replay : new java.security.SecureRandom().nextLong();
+    long base = replay != null ? replay : new SecureRandom().nextLong();
     int runs = replay != null ? 1 : RUNS;
     long started = System.nanoTime();
     long steps = 0;
@@ -152,7 +154,7 @@ class ModelCheckTest {
         runs,
         steps,
         base,
-        java.time.Duration.ofNanos(System.nanoTime() - started).toSeconds());
+        Duration.ofNanos(System.nanoTime() - started).toSeconds());
     assertThat(steps).isPositive();
   }
 

@@ -1,6 +1,7 @@
 package dev.bulwark.redis.modelcheck;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -16,7 +17,9 @@ record ModelState(
     List<List<WakeUp>> inFlight,
     int ticksLeft,
     int deathsLeft,
-    int lostRepliesLeft) {
+    int lostRepliesLeft,
+    long lastWrite,
+    long lastFence) {
 
   ModelState {
     callers = List.copyOf(callers);
@@ -29,11 +32,13 @@ record ModelState(
     return new ModelState(
         now,
         bounds.requests().stream().map(r -> Caller.IDLE).toList(),
-        new ArrayList<>(java.util.Collections.nCopies(jvms, false)),
-        new ArrayList<>(java.util.Collections.nCopies(jvms, List.<WakeUp>of())),
+        new ArrayList<>(Collections.nCopies(jvms, false)),
+        new ArrayList<>(Collections.nCopies(jvms, List.<WakeUp>of())),
         bounds.ticks(),
         bounds.deaths(),
-        bounds.lostReplies());
+        bounds.lostReplies(),
+        now,
+        0);
   }
 
   Caller caller(int request) {
@@ -47,16 +52,34 @@ record ModelState(
   ModelState with(int request, Caller caller) {
     List<Caller> next = new ArrayList<>(callers);
     next.set(request, caller);
-    return new ModelState(now, next, dead, inFlight, ticksLeft, deathsLeft, lostRepliesLeft);
+    return new ModelState(
+        now, next, dead, inFlight, ticksLeft, deathsLeft, lostRepliesLeft, lastWrite, lastFence);
   }
 
   ModelState at(long instant, int ticksLeftAfter) {
     return new ModelState(
-        instant, callers, dead, inFlight, ticksLeftAfter, deathsLeft, lostRepliesLeft);
+        instant,
+        callers,
+        dead,
+        inFlight,
+        ticksLeftAfter,
+        deathsLeft,
+        lostRepliesLeft,
+        lastWrite,
+        lastFence);
   }
 
   ModelState losingAReply() {
-    return new ModelState(now, callers, dead, inFlight, ticksLeft, deathsLeft, lostRepliesLeft - 1);
+    return new ModelState(
+        now,
+        callers,
+        dead,
+        inFlight,
+        ticksLeft,
+        deathsLeft,
+        lostRepliesLeft - 1,
+        lastWrite,
+        lastFence);
   }
 
   /** JVM {@code jvm} dies: its requests end where they are, and it hears nothing any more. */
@@ -72,7 +95,15 @@ record ModelState(
     List<List<WakeUp>> flightNext = new ArrayList<>(inFlight);
     flightNext.set(jvm, List.of());
     return new ModelState(
-        now, next, deadNext, flightNext, ticksLeft, deathsLeft - 1, lostRepliesLeft);
+        now,
+        next,
+        deadNext,
+        flightNext,
+        ticksLeft,
+        deathsLeft - 1,
+        lostRepliesLeft,
+        lastWrite,
+        lastFence);
   }
 
   /** Wake-ups the scripts just sent; a dead JVM's are never heard. */
@@ -90,14 +121,30 @@ record ModelState(
         next.get(jvm).add(wakeUp);
       }
     }
-    return new ModelState(now, callers, dead, next, ticksLeft, deathsLeft, lostRepliesLeft);
+    return new ModelState(
+        now, callers, dead, next, ticksLeft, deathsLeft, lostRepliesLeft, lastWrite, lastFence);
   }
 
   /** The first wake-up on its way to {@code jvm} arrives, or is lost: either way it is gone. */
   ModelState withoutFirstWakeUp(int jvm) {
     List<List<WakeUp>> next = new ArrayList<>(inFlight);
     next.set(jvm, inFlight.get(jvm).subList(1, inFlight.get(jvm).size()));
-    return new ModelState(now, callers, dead, next, ticksLeft, deathsLeft, lostRepliesLeft);
+    return new ModelState(
+        now, callers, dead, next, ticksLeft, deathsLeft, lostRepliesLeft, lastWrite, lastFence);
+  }
+
+  /**
+   * After a step: when the store's keys were last written (or renewed: every key then lives at
+   * least a lease longer) and the largest fencing token the lock key has granted.
+   */
+  ModelState afterStore(long written, long fence) {
+    return new ModelState(
+        now, callers, dead, inFlight, ticksLeft, deathsLeft, lostRepliesLeft, written, fence);
+  }
+
+  /** Whether a lease has passed since the last write: a key may have expired since. */
+  boolean keysMayExpire(Bounds bounds) {
+    return lastWrite + bounds.leaseMillis() <= now;
   }
 
   /**

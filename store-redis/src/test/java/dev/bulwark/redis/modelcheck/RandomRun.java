@@ -28,7 +28,7 @@ final class RandomRun {
     List<String> schedule = new ArrayList<>();
     try {
       for (int i = 0; i < steps; i++) {
-        List<Action> enabled = Action.enabled(bounds, at.model());
+        List<Action> enabled = Action.enabled(bounds, at);
         if (enabled.isEmpty()) {
           break;
         }

@@ -25,6 +25,14 @@ class Stepper {
     ModelState model = action.apply(store, bounds, from.model());
     StoreContents contents = store.read();
     model = model.sent(store.wakeUps(contents), bounds);
+    boolean written =
+        action instanceof Action.Renew
+            || (!(action instanceof Action.KeyExpires) && !contents.sameKeys(from.store()));
+    Long fence = contents.fence();
+    model =
+        model.afterStore(
+            written ? model.now() : model.lastWrite(),
+            fence == null ? model.lastFence() : Math.max(fence, model.lastFence()));
     Step to = new Step(model, contents);
     try {
       invariants.check(from, action, to);

@@ -20,6 +20,14 @@ record StoreContents(
     Map<String, String> state,
     List<String> wakeUps) {
 
+  /** The keys of a bulkhead or a lock key, in the order the read and write scripts take them. */
+  enum Structure {
+    HOLDERS,
+    QUEUE,
+    WAITERS,
+    STATE
+  }
+
   /** A queued request whose entry is live: the member, and the mode it waits for (P, R or W). */
   record Waiter(String member, String mode) {}
 
@@ -109,6 +117,32 @@ record StoreContents(
           args.add(field);
           args.add(value);
         });
+  }
+
+  /** The keys that exist. */
+  List<Structure> present() {
+    List<Structure> present = new ArrayList<>();
+    if (!holders.isEmpty()) {
+      present.add(Structure.HOLDERS);
+    }
+    if (!queue.isEmpty()) {
+      present.add(Structure.QUEUE);
+    }
+    if (!waiters.isEmpty()) {
+      present.add(Structure.WAITERS);
+    }
+    if (!state.isEmpty()) {
+      present.add(Structure.STATE);
+    }
+    return present;
+  }
+
+  /** Whether the keys hold the same as {@code other}'s (the wake-ups aside). */
+  boolean sameKeys(StoreContents other) {
+    return holders.equals(other.holders)
+        && queue.equals(other.queue)
+        && waiters.equals(other.waiters)
+        && state.equals(other.state);
   }
 
   /** Holders whose lease runs past {@code now}. */

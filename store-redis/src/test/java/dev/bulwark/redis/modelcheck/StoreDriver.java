@@ -117,6 +117,11 @@ final class StoreDriver {
     seam.redis().eval(StoreContents.WRITE, writeKeys, contents.writeArgs(nowMillis * 1000));
   }
 
+  /** Deletes one key, as its expiry would. */
+  void expire(StoreContents.Structure structure) {
+    seam.redis().del(keys.get(structure.ordinal()));
+  }
+
   void setClock(long nowMillis) {
     seam.setClockMillis(nowMillis);
   }
