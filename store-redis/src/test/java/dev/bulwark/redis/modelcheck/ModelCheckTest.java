@@ -44,7 +44,8 @@ class ModelCheckTest {
           "lose-poll",
           "lose-release",
           "resend",
-          "giveuprequest");
+          "giveuprequest",
+          "keyexpires");
 
   private ModelCheckSeam seam;
 
