@@ -25,6 +25,8 @@ class Stepper {
     ModelState model = action.apply(store, bounds, from.model());
     StoreContents contents = store.read();
     model = model.sent(store.wakeUps(contents), bounds);
+    // a script that writes keeps the keys it writes alive for a lease; a renewal keeps them alive
+    // without changing them; a key's own expiry writes nothing
     boolean written =
         action instanceof Action.Renew
             || (!(action instanceof Action.KeyExpires) && !contents.sameKeys(from.store()));
