@@ -6,6 +6,7 @@ import dev.bulwark.redis.client.LuaScript;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import redis.clients.jedis.RedisClient;
@@ -24,12 +25,22 @@ final class ControlledClock {
 
   private final RedisClient redis;
   private final String clockKey;
+  private final UnaryOperator<String> furtherSwaps;
   private final Map<String, String> clocked = new ConcurrentHashMap<>();
 
   /** Starts at an arbitrary, realistic instant (2023-11-14), in microseconds. */
   ControlledClock(TestRedis test) {
+    this(test, UnaryOperator.identity());
+  }
+
+  /**
+   * @param furtherSwaps applied to each script's text after its clock is swapped, for a harness
+   *     that observes more of a script than its keys (see {@link ModelCheckSeam})
+   */
+  ControlledClock(TestRedis test, UnaryOperator<String> furtherSwaps) {
     this.redis = test.redis();
     this.clockKey = test.prefix() + "clock";
+    this.furtherSwaps = furtherSwaps;
     set(1_700_000_000_000_000L);
   }
 
@@ -62,6 +73,6 @@ final class ControlledClock {
         "local function server_micros()\n  return tonumber(redis.call('GET', '"
             + clockKey
             + "'))\nend\n";
-    return clock.replaceFirst(Matcher.quoteReplacement(replacement));
+    return furtherSwaps.apply(clock.replaceFirst(Matcher.quoteReplacement(replacement)));
   }
 }

@@ -1,0 +1,99 @@
+package dev.bulwark.redis;
+
+import dev.bulwark.redis.client.LuaScript;
+import dev.bulwark.redis.client.OutageGate;
+import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.LockStore;
+import dev.bulwark.spi.PermitStore;
+import dev.bulwark.spi.StoreException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/**
+ * One "JVM" of the Redis store for the model check: the store's own {@link RedisPermits}, {@link
+ * RedisLocks} and {@link LeaseRenewal}, whose script calls pass through a seam that can lose the
+ * reply of one call. A lost reply looks to the store as a broken connection does after the command
+ * was sent: the store then gives the request up with a second script call, which the seam holds
+ * back and hands to the check ({@link GiveUp}), so other JVMs' steps may run between the two.
+ */
+public final class ModelCheckJvm {
+
+  /** A script call the store made after a lost reply, held back for the check to run later. */
+  public record GiveUp(LuaScript script, List<String> keys, List<String> args) {}
+
+  private final ControlledClock clock;
+  private final RedisPermits permits;
+  private final RedisLocks locks;
+  private final LeaseRenewal renewal;
+  private boolean loseNextReply;
+  private boolean holdingBack;
+  private GiveUp heldBack;
+
+  ModelCheckJvm(TestRedis test, ControlledClock clock, String instance) {
+    this.clock = clock;
+    // a zero reconnect interval: a lost reply must not make the next call fail fast
+    RedisCalls calls =
+        new RedisCalls(
+            this::run,
+            new OutageGate("model-checked " + instance, Duration.ZERO, () -> {}),
+            instance,
+            "5ec2e7".repeat(5) + "00");
+    this.permits = new RedisPermits(calls, test.keys());
+    this.locks = new RedisLocks(calls, test.keys());
+    this.renewal = new LeaseRenewal(calls, test.keys(), false);
+  }
+
+  public PermitStore permits() {
+    return permits;
+  }
+
+  public LockStore locks() {
+    return locks;
+  }
+
+  /** Renews as the engine's renewer does; returns the leases the store no longer knows. */
+  public List<Lease> renew(List<Lease> leases) {
+    return renewal.renew(leases);
+  }
+
+  /**
+   * Makes {@code call} (one store operation) run its script and lose the reply: the call fails as
+   * the store fails it, and the give-up the store then sends, if any, is returned unrun.
+   */
+  public Optional<GiveUp> loseReplyOf(Supplier<?> call) {
+    loseNextReply = true;
+    heldBack = null;
+    try {
+      call.get();
+      throw new IllegalStateException("the reply of the call was not lost: it made no script call");
+    } catch (StoreException expected) {
+      return Optional.ofNullable(heldBack);
+    } finally {
+      loseNextReply = false;
+      holdingBack = false;
+      heldBack = null;
+    }
+  }
+
+  /** Runs a give-up held back by {@link #loseReplyOf}, as the store would have run it. */
+  public void run(GiveUp giveUp) {
+    clock.run(giveUp.script(), giveUp.keys(), giveUp.args());
+  }
+
+  private Object run(LuaScript script, List<String> keys, List<String> args) {
+    if (holdingBack) {
+      heldBack = new GiveUp(script, keys, args);
+      throw new IllegalStateException("held back by the model check");
+    }
+    Object reply = clock.run(script, keys, args);
+    if (loseNextReply) {
+      loseNextReply = false;
+      holdingBack = true;
+      throw new JedisConnectionException("reply lost (model check)");
+    }
+    return reply;
+  }
+}

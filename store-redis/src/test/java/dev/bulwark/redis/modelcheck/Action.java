@@ -1,0 +1,422 @@
+package dev.bulwark.redis.modelcheck;
+
+import dev.bulwark.redis.ModelCheckJvm.GiveUp;
+import dev.bulwark.spi.Grant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One step of the system: a caller's store operation, a JVM's renewal, the clock stepping, a
+ * wake-up arriving or being lost, a JVM dying, a reply lost and the call re-sent or given up. Each
+ * runs the store's own code through the {@link StoreDriver} and says what its caller learns; a
+ * reply the store may never give (a live request forgotten) is a {@link Violation} at once.
+ */
+sealed interface Action {
+
+  /** Runs the step; the store's contents are read (and checked) after it by {@link Stepper}. */
+  ModelState apply(StoreDriver store, Bounds bounds, ModelState s);
+
+  /**
+   * Whether the step, taken from {@code from}, runs a script that decides hand-overs (and so must
+   * leave none undone): not a release of what the store no longer has, nor a give-up without a
+   * script.
+   */
+  default boolean handsOver(Step from, StoreDriver store) {
+    return false;
+  }
+
+  /** Whether the step's script always drops expired holders first (a poll's does). */
+  default boolean reclaims(Step from) {
+    return false;
+  }
+
+  /** The actions enabled in {@code at}, in a fixed order. */
+  static List<Action> enabled(Bounds bounds, Step at) {
+    ModelState s = at.model();
+    List<Action> actions = new ArrayList<>();
+    boolean mayLose = s.lostRepliesLeft() > 0;
+    for (int r = 0; r < s.callers().size(); r++) {
+      if (s.isDead(bounds.requests().get(r).jvm())) {
+        continue;
+      }
+      switch (s.caller(r).phase()) {
+        case IDLE -> {
+          actions.add(new Acquire(r));
+          if (mayLose) {
+            actions.add(new LoseReply(r, Caller.Operation.ACQUIRE));
+          }
+        }
+        case WAITING -> {
+          actions.add(new Poll(r));
+          actions.add(new Cancel(r));
+          if (mayLose) {
+            actions.add(new LoseReply(r, Caller.Operation.POLL));
+          }
+        }
+        case HOLDING -> {
+          actions.add(new Release(r));
+          if (mayLose) {
+            actions.add(new LoseReply(r, Caller.Operation.RELEASE));
+          }
+        }
+        case PENDING -> {
+          // a client re-sends within its retry budget, well inside a lease (see Resend)
+          if (s.caller(r).since() + bounds.leaseMillis() > s.now()) {
+            actions.add(new Resend(r));
+          }
+          actions.add(new GiveUpRequest(r));
+        }
+        case DONE -> {}
+      }
+    }
+    for (int jvm = 0; jvm < s.dead().size(); jvm++) {
+      if (s.isDead(jvm)) {
+        continue;
+      }
+      if (!renewable(bounds, s, jvm).isEmpty()) {
+        actions.add(new Renew(jvm));
+      }
+      if (!s.inFlight().get(jvm).isEmpty()) {
+        actions.add(new Deliver(jvm));
+        actions.add(new Drop(jvm));
+      }
+      if (s.deathsLeft() > 0) {
+        actions.add(new Die(jvm));
+      }
+    }
+    if (s.ticksLeft() > 0) {
+      actions.add(new Tick(bounds.tickMillis()));
+    }
+    if (s.keysMayExpire(bounds)) {
+      for (StoreContents.Structure structure : at.store().present()) {
+        actions.add(new KeyExpires(structure));
+      }
+    }
+    return actions;
+  }
+
+  /** The requests of {@code jvm} its renewer renews: those waiting or holding. */
+  static List<Integer> renewable(Bounds bounds, ModelState s, int jvm) {
+    List<Integer> requests = new ArrayList<>();
+    for (int r = 0; r < s.callers().size(); r++) {
+      Phase phase = s.caller(r).phase();
+      if (bounds.requests().get(r).jvm() == jvm
+          && (phase == Phase.WAITING || phase == Phase.HOLDING)) {
+        requests.add(r);
+      }
+    }
+    return requests;
+  }
+
+  /** What a caller learns from an acquire that ran at {@code ranAt}. */
+  private static ModelState acquired(ModelState s, int r, Grant grant, long ranAt, Bounds bounds) {
+    return switch (grant.outcome()) {
+      case GRANTED -> s.with(r, Caller.holding(ranAt + bounds.leaseMillis()));
+      case QUEUED -> s.with(r, Caller.waiting(ranAt + bounds.leaseMillis()));
+      case REJECTED -> s.with(r, Caller.done(s.now()));
+    };
+  }
+
+  /** What a waiter learns from a poll; it may not be told "unknown" while its lease runs. */
+  private static ModelState polled(ModelState s, int r, Grant grant, long leaseUntil) {
+    return switch (grant.outcome()) {
+      case GRANTED -> s.with(r, Caller.holding(leaseUntil));
+      case QUEUED -> s.with(r, Caller.waiting(leaseUntil));
+      case REJECTED -> {
+        if (leaseUntil > s.now()) {
+          throw new Violation(
+              "poll of request " + (r + 1) + " answered unknown while its lease runs");
+        }
+        yield s.with(r, Caller.done(s.now()));
+      }
+    };
+  }
+
+  private static ModelState released(ModelState s, int r, boolean released, long leaseUntil) {
+    if (!released && leaseUntil > s.now()) {
+      throw new Violation("release of request " + (r + 1) + " found nothing while its lease runs");
+    }
+    return s.with(r, Caller.done(s.now()));
+  }
+
+  /** Takes a permit or the lock, queueing when it must. */
+  record Acquire(int request) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      return acquired(s, request, store.acquire(request), s.now(), bounds);
+    }
+
+    @Override
+    public boolean handsOver(Step from, StoreDriver store) {
+      return true;
+    }
+
+    @Override
+    public String toString() {
+      return "acquire(" + (request + 1) + ")";
+    }
+  }
+
+  /** A waiter asks whether it was granted (it may have missed its wake-up). */
+  record Poll(int request) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      return polled(s, request, store.poll(request), s.caller(request).leaseUntil());
+    }
+
+    @Override
+    public boolean handsOver(Step from, StoreDriver store) {
+      return true;
+    }
+
+    @Override
+    public boolean reclaims(Step from) {
+      return true;
+    }
+
+    @Override
+    public String toString() {
+      return "poll(" + (request + 1) + ")";
+    }
+  }
+
+  /** A waiter gives up (its time-out); it keeps a grant that won the race. */
+  record Cancel(int request) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      Grant grant = store.cancel(request);
+      return grant.isGranted()
+          ? s.with(request, Caller.holding(s.caller(request).leaseUntil()))
+          : s.with(request, Caller.done(s.now()));
+    }
+
+    @Override
+    public boolean handsOver(Step from, StoreDriver store) {
+      return true;
+    }
+
+    @Override
+    public String toString() {
+      return "cancel(" + (request + 1) + ")";
+    }
+  }
+
+  record Release(int request) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      return released(s, request, store.release(request), s.caller(request).leaseUntil());
+    }
+
+    @Override
+    public boolean handsOver(Step from, StoreDriver store) {
+      return from.store().heldUntil(store.member(request)) != null;
+    }
+
+    @Override
+    public String toString() {
+      return "release(" + (request + 1) + ")";
+    }
+  }
+
+  /** The call runs but its reply is lost; the store's give-up is held back. */
+  record LoseReply(int request, Caller.Operation operation) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      GiveUp giveUp = store.losingReply(request, operation).orElse(null);
+      return s.losingAReply().with(request, s.caller(request).pending(operation, s.now(), giveUp));
+    }
+
+    @Override
+    public String toString() {
+      return operation.name().toLowerCase(Locale.ROOT) + "(" + (request + 1) + ") reply lost";
+    }
+  }
+
+  /**
+   * The call whose reply was lost is sent again (as a Cluster client does), and answered. The
+   * exploration sends it again only within a lease of its first run: a re-sent acquire that comes
+   * later, after the first run's queue entry was handed a permit and lost it to its lease, is
+   * queued afresh while that hand-over's wake-up tells the caller it holds ({@code
+   * KnownFaultsTest}).
+   */
+  record Resend(int request) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      Caller caller = s.caller(request);
+      return switch (caller.pending()) {
+        case ACQUIRE -> acquired(s, request, store.acquire(request), caller.since(), bounds);
+        case POLL -> polled(s, request, store.poll(request), caller.leaseUntil());
+        case RELEASE -> {
+          store.release(request); // the first one ran: this one finds nothing, as it should
+          yield s.with(request, Caller.done(s.now()));
+        }
+      };
+    }
+
+    @Override
+    public boolean handsOver(Step from, StoreDriver store) {
+      return from.model().caller(request).pending() != Caller.Operation.RELEASE;
+    }
+
+    @Override
+    public boolean reclaims(Step from) {
+      return from.model().caller(request).pending() == Caller.Operation.POLL;
+    }
+
+    @Override
+    public String toString() {
+      return "resend(" + (request + 1) + ")";
+    }
+  }
+
+  /**
+   * The store's give-up after a lost reply runs (a release's loss has none: the caller moves on).
+   */
+  record GiveUpRequest(int request) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      GiveUp giveUp = s.caller(request).giveUp();
+      if (giveUp != null) {
+        store.giveUp(request, giveUp);
+      }
+      return s.with(request, Caller.done(s.now()));
+    }
+
+    @Override
+    public boolean handsOver(Step from, StoreDriver store) {
+      return from.model().caller(request).giveUp() != null;
+    }
+
+    @Override
+    public String toString() {
+      return "give-up(" + (request + 1) + ")";
+    }
+  }
+
+  /** A JVM's renewer extends the leases of all its waiting and holding requests, in one batch. */
+  record Renew(int jvm) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      List<Integer> requests = renewable(bounds, s, jvm);
+      List<Integer> lost = store.renew(jvm, requests);
+      ModelState next = s;
+      for (int r : requests) {
+        Caller caller = s.caller(r);
+        if (lost.contains(r)) {
+          if (caller.leaseUntil() > s.now()) {
+            throw new Violation(
+                "renewal reported request " + (r + 1) + " lost while its lease runs");
+          }
+          next = next.with(r, Caller.done(s.now()));
+        } else {
+          long until = s.now() + bounds.leaseMillis();
+          next =
+              next.with(
+                  r,
+                  caller.phase() == Phase.HOLDING ? Caller.holding(until) : Caller.waiting(until));
+        }
+      }
+      return next;
+    }
+
+    @Override
+    public String toString() {
+      return "renew(jvm " + jvm + ")";
+    }
+  }
+
+  /** The first wake-up on its way to the JVM arrives; a waiter it names now holds. */
+  record Deliver(int jvm) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      WakeUp wakeUp = s.inFlight().get(jvm).get(0);
+      ModelState next = s.withoutFirstWakeUp(jvm);
+      Caller caller = s.caller(wakeUp.request());
+      return caller.phase() == Phase.WAITING
+          ? next.with(wakeUp.request(), Caller.holding(caller.leaseUntil()))
+          : next;
+    }
+
+    @Override
+    public String toString() {
+      return "deliver(jvm " + jvm + ")";
+    }
+  }
+
+  /** The first wake-up on its way to the JVM is lost; the waiter must learn by polling. */
+  record Drop(int jvm) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      return s.withoutFirstWakeUp(jvm);
+    }
+
+    @Override
+    public String toString() {
+      return "drop(jvm " + jvm + ")";
+    }
+  }
+
+  /** A JVM dies: its requests stop renewing and are never released or cancelled. */
+  record Die(int jvm) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      return s.dying(jvm, bounds);
+    }
+
+    @Override
+    public String toString() {
+      return "die(jvm " + jvm + ")";
+    }
+  }
+
+  /**
+   * One of the store's keys expires on its own. A script that writes a key keeps it alive for at
+   * least a lease (a renewal, every key of the lease), so once a lease has passed since the last
+   * write any key may be gone before the next script runs, and every lease in it has ended.
+   */
+  record KeyExpires(StoreContents.Structure structure) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      store.expire(structure);
+      return s;
+    }
+
+    @Override
+    public String toString() {
+      return "expire(" + structure.name().toLowerCase(Locale.ROOT) + ")";
+    }
+  }
+
+  /** The store's clock steps ahead. */
+  record Tick(long millis) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      store.setClock(s.now() + millis);
+      return s.at(s.now() + millis, s.ticksLeft() - 1);
+    }
+
+    @Override
+    public String toString() {
+      return "tick(+" + millis + " ms)";
+    }
+  }
+
+  /**
+   * The clock steps by just over half a lease, outside the budget: only the final check uses it,
+   * twice, to pass every lease not renewed in between.
+   */
+  record HalfALease() implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      long next = s.now() + bounds.leaseMillis() / 2 + 1;
+      store.setClock(next);
+      return s.at(next, s.ticksLeft());
+    }
+
+    @Override
+    public String toString() {
+      return "half a lease";
+    }
+  }
+}

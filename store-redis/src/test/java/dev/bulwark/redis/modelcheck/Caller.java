@@ -1,0 +1,71 @@
+package dev.bulwark.redis.modelcheck;
+
+import dev.bulwark.redis.ModelCheckJvm.GiveUp;
+
+/**
+ * One request as its caller knows it.
+ *
+ * @param phase where it is
+ * @param leaseUntil while waiting or holding: the earliest instant (millis, store clock) at which
+ *     the store may let it go, from the last reply that granted, queued or renewed it
+ * @param since while pending: when the call whose reply was lost ran; once done: when the caller
+ *     stopped caring about it ({@link #NEVER} when it never asked)
+ * @param pending while pending: the operation whose reply was lost
+ * @param giveUp while pending: the give-up the store sends after that loss, not yet run (null when
+ *     the operation has none, or it already ran)
+ */
+record Caller(Phase phase, long leaseUntil, long since, Operation pending, GiveUp giveUp) {
+
+  static final long NEVER = Long.MIN_VALUE;
+
+  /** The store operations whose reply may be lost. */
+  enum Operation {
+    ACQUIRE,
+    POLL,
+    RELEASE
+  }
+
+  static final Caller IDLE = new Caller(Phase.IDLE, 0, NEVER, null, null);
+
+  static Caller waiting(long leaseUntil) {
+    return new Caller(Phase.WAITING, leaseUntil, 0, null, null);
+  }
+
+  static Caller holding(long leaseUntil) {
+    return new Caller(Phase.HOLDING, leaseUntil, 0, null, null);
+  }
+
+  static Caller done(long at) {
+    return new Caller(Phase.DONE, 0, at, null, null);
+  }
+
+  Caller pending(Operation operation, long ranAt, GiveUp giveUp) {
+    return new Caller(Phase.PENDING, leaseUntil, ranAt, operation, giveUp);
+  }
+
+  boolean leaseLiveAt(long now) {
+    return (phase == Phase.WAITING || phase == Phase.HOLDING) && leaseUntil > now;
+  }
+
+  /** Whether the caller still counts on the request: the store must keep what it was given. */
+  boolean cares() {
+    return phase == Phase.WAITING || phase == Phase.HOLDING || phase == Phase.PENDING;
+  }
+
+  /** Times relative to {@code now}; whatever lies in the past is all one ("-"). */
+  String canonical(long now, long lease) {
+    return switch (phase) {
+      case IDLE -> "I";
+      case WAITING -> "W" + Times.ahead(leaseUntil, now);
+      case HOLDING -> "H" + Times.ahead(leaseUntil, now);
+      case PENDING ->
+          "P"
+              + pending.name().charAt(0)
+              + Times.ahead(leaseUntil, now)
+              + "@"
+              + Times.ahead(since + lease, now)
+              + (giveUp == null ? "" : "g");
+      case DONE -> "D" + (since == NEVER ? "n" : Times.ahead(since + lease, now));
+    };
+  }
+}

@@ -1,0 +1,169 @@
+package dev.bulwark.redis.modelcheck;
+
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Explores every interleaving of the enabled actions up to the depth bound, breadth first, against
+ * the real store: each state's store contents are kept, and written back before each action tried
+ * from it, so every transition runs the real scripts from exactly that state. States already seen
+ * (same canonical form, see {@link ModelState#canonical} and {@link StoreContents#canonical}) are
+ * not explored again; breadth first reaches each at its least depth, so nothing within the bound is
+ * cut. Every new state is also driven to the end by {@link Quiescence}.
+ */
+final class Explorer {
+
+  /** The store's clock at the start: an arbitrary, realistic instant. */
+  static final long START_MILLIS = 1_700_000_000_000L;
+
+  private final Bounds bounds;
+  private final StoreDriver store;
+  private final Stepper stepper;
+  private final Quiescence quiescence;
+
+  private final Map<String, Integer> ids = new HashMap<>();
+  private final List<Integer> parent = new ArrayList<>();
+  private final List<Action> via = new ArrayList<>();
+  private final List<int[]> successors = new ArrayList<>();
+  private final Map<String, Long> actionsRun = new TreeMap<>();
+  private long transitions;
+  private long finalCheckSteps;
+
+  Explorer(Bounds bounds, StoreDriver store) {
+    this.bounds = bounds;
+    this.store = store;
+    this.stepper = new Stepper(bounds, store);
+    this.quiescence = new Quiescence(bounds, new CountingStepper());
+  }
+
+  Exploration explore() {
+    long started = System.nanoTime();
+    Step initial = new Step(ModelState.initial(bounds, START_MILLIS), StoreContents.EMPTY);
+    stepper.restore(initial);
+    register(initial, -1, null);
+    endCheck(initial, 0);
+    List<Step> level = List.of(initial);
+    List<Integer> levelIds = List.of(0);
+    for (int depth = 0; depth < bounds.depth() && !level.isEmpty(); depth++) {
+      List<Step> next = new ArrayList<>();
+      List<Integer> nextIds = new ArrayList<>();
+      for (int i = 0; i < level.size(); i++) {
+        Step from = level.get(i);
+        int fromId = levelIds.get(i);
+        List<Action> actions = Action.enabled(bounds, from);
+        int[] succ = new int[actions.size()];
+        for (int a = 0; a < actions.size(); a++) {
+          Action action = actions.get(a);
+          stepper.restore(from);
+          Step to;
+          try {
+            to = stepper.step(from, action);
+          } catch (AssertionError | RuntimeException e) {
+            throw failure(fromId, action, e);
+          }
+          transitions++;
+          actionsRun.merge(kind(action), 1L, Long::sum);
+          String key = key(to);
+          Integer known = ids.get(key);
+          if (known == null) {
+            known = register(to, fromId, action);
+            endCheck(to, known);
+            next.add(to);
+            nextIds.add(known);
+          }
+          succ[a] = known;
+        }
+        successors.set(fromId, succ);
+      }
+      level = next;
+      levelIds = nextIds;
+    }
+    return new Exploration(
+        bounds.name(),
+        ids.size(),
+        transitions,
+        sequences(),
+        bounds.depth(),
+        finalCheckSteps,
+        actionsRun,
+        Duration.ofNanos(System.nanoTime() - started));
+  }
+
+  private int register(Step step, int from, Action action) {
+    int id = parent.size();
+    ids.put(key(step), id);
+    parent.add(from);
+    via.add(action);
+    successors.add(new int[0]);
+    return id;
+  }
+
+  private void endCheck(Step step, int id) {
+    try {
+      quiescence.check(step);
+    } catch (AssertionError | RuntimeException e) {
+      throw failure(id, null, new Violation("at the end of the sequence: " + e.getMessage(), e));
+    }
+  }
+
+  private String key(Step step) {
+    return step.model().canonical(bounds) + "#" + step.store().canonical(step.model().now());
+  }
+
+  /** Sequences of 0..depth actions from the start, counted over the explored graph. */
+  private BigInteger sequences() {
+    Map<Integer, BigInteger> counts = Map.of(0, BigInteger.ONE);
+    BigInteger total = BigInteger.ONE;
+    for (int depth = 0; depth < bounds.depth(); depth++) {
+      Map<Integer, BigInteger> next = new HashMap<>();
+      for (Map.Entry<Integer, BigInteger> entry : counts.entrySet()) {
+        for (int to : successors.get(entry.getKey())) {
+          next.merge(to, entry.getValue(), BigInteger::add);
+        }
+      }
+      for (BigInteger count : next.values()) {
+        total = total.add(count);
+      }
+      counts = next;
+    }
+    return total;
+  }
+
+  private Violation failure(int id, Action action, Throwable cause) {
+    LinkedList<String> path = new LinkedList<>();
+    if (action != null) {
+      path.addFirst(action.toString());
+    }
+    for (int at = id; parent.get(at) >= 0; at = parent.get(at)) {
+      path.addFirst(via.get(at).toString());
+    }
+    return new Violation(
+        bounds.name() + ": " + cause.getMessage() + "\n  after: " + String.join(", ", path), cause);
+  }
+
+  private static String kind(Action action) {
+    return action instanceof Action.LoseReply lost
+        ? "lose-" + lost.operation().name().toLowerCase(Locale.ROOT)
+        : action.getClass().getSimpleName().toLowerCase(Locale.ROOT);
+  }
+
+  /** Counts the end check's steps into the figures. */
+  private final class CountingStepper extends Stepper {
+    CountingStepper() {
+      super(bounds, store);
+    }
+
+    @Override
+    Step step(Step from, Action action) {
+      finalCheckSteps++;
+      return super.step(from, action);
+    }
+  }
+}

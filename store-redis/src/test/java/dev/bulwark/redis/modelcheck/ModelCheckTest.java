@@ -1,0 +1,168 @@
+package dev.bulwark.redis.modelcheck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bulwark.redis.ModelCheckSeam;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Model-checks the bulkhead's and the read-write lock's hand-overs against the store's real scripts
+ * on the real Redis, with a clock the check sets: every interleaving of acquire, poll, cancel,
+ * release, renewal, clock steps, wake-ups delivered late or lost, a JVM's death and a lost reply
+ * (re-sent or given up), up to a depth, with every invariant checked after every step and at the
+ * end of every sequence. Then seeded random schedules beyond those bounds.
+ *
+ * <p>System properties: {@code bulwark.modelcheck.depth} (adds to every exploration's depth),
+ * {@code bulwark.modelcheck.runs} and {@code bulwark.modelcheck.steps} (random schedules), {@code
+ * bulwark.modelcheck.seed} (replays one schedule). The {@code model-check} profile sets larger
+ * ones.
+ */
+class ModelCheckTest {
+
+  private static final long LEASE = 30_000;
+  private static final long TICK = LEASE * 3 / 5;
+  private static final int EXTRA_DEPTH = Integer.getInteger("bulwark.modelcheck.depth", 0);
+  private static final int RUNS = Integer.getInteger("bulwark.modelcheck.runs", 150);
+  private static final int STEPS = Integer.getInteger("bulwark.modelcheck.steps", 60);
+  private static final List<String> EVERY_ACTION =
+      List.of(
+          "acquire",
+          "poll",
+          "cancel",
+          "release",
+          "renew",
+          "tick",
+          "deliver",
+          "drop",
+          "die",
+          "lose-acquire",
+          "lose-poll",
+          "lose-release",
+          "resend",
+          "giveuprequest",
+          "keyexpires");
+
+  private ModelCheckSeam seam;
+
+  @BeforeEach
+  void open() {
+    seam = new ModelCheckSeam();
+  }
+
+  @AfterEach
+  void close() {
+    seam.close();
+  }
+
+  @Test
+  void bulkheadOfOneAcrossTwoJvms() {
+    explore(
+        new Bounds(
+            "bulkhead, limit 1, 3 requests on 2 JVMs",
+            Bounds.spread(3, 2, Kind.PERMIT),
+            1,
+            LEASE,
+            TICK,
+            2,
+            1,
+            1,
+            6 + EXTRA_DEPTH));
+  }
+
+  @Test
+  void bulkheadOfTwoAcrossThreeJvms() {
+    explore(
+        new Bounds(
+            "bulkhead, limit 2, 4 requests on 3 JVMs",
+            Bounds.spread(4, 3, Kind.PERMIT),
+            2,
+            LEASE,
+            TICK,
+            2,
+            1,
+            1,
+            5 + EXTRA_DEPTH));
+  }
+
+  @Test
+  void lockKeyWithWritersAndAReader() {
+    explore(
+        new Bounds(
+            "lock key, writer, reader, writer on 2 JVMs",
+            Bounds.spread(3, 2, Kind.WRITE, Kind.READ),
+            1,
+            LEASE,
+            TICK,
+            2,
+            1,
+            1,
+            6 + EXTRA_DEPTH));
+  }
+
+  @Test
+  void randomBulkheadSchedulesBeyondTheBounds() {
+    runRandomly(
+        new Bounds(
+            "random bulkhead, limit 2, 8 requests on 4 JVMs",
+            Bounds.spread(8, 4, Kind.PERMIT),
+            2,
+            LEASE,
+            TICK,
+            8,
+            2,
+            3,
+            0));
+  }
+
+  @Test
+  void randomLockSchedulesBeyondTheBounds() {
+    runRandomly(
+        new Bounds(
+            "random lock key, 7 requests on 3 JVMs",
+            Bounds.spread(7, 3, Kind.WRITE, Kind.READ, Kind.READ),
+            1,
+            LEASE,
+            TICK,
+            8,
+            2,
+            3,
+            0));
+  }
+
+  /**
+   * Runs {@code bulwark.modelcheck.runs} schedules of up to {@code bulwark.modelcheck.steps} steps,
+   * their seeds following one base seed: {@code bulwark.modelcheck.seed} when set (one run, to
+   * replay a failure), else a fresh one, printed.
+   */
+  private void runRandomly(Bounds bounds) {
+    Long replay = Long.getLong("bulwark.modelcheck.seed");
+    long base = replay != null ? replay : new SecureRandom().nextLong();
+    int runs = replay != null ? 1 : RUNS;
+    long started = System.nanoTime();
+    long steps = 0;
+    StoreDriver store = new StoreDriver(bounds, seam);
+    for (int run = 0; run < runs; run++) {
+      steps += new RandomRun(bounds, store).run(base + run, STEPS);
+    }
+    System.out.printf(
+        "model check: %s: %d random schedules, %,d steps, seeds %d.., %d s%n",
+        bounds.name(),
+        runs,
+        steps,
+        base,
+        Duration.ofNanos(System.nanoTime() - started).toSeconds());
+    assertThat(steps).isPositive();
+  }
+
+  private void explore(Bounds bounds) {
+    Exploration explored = new Explorer(bounds, new StoreDriver(bounds, seam)).explore();
+    System.out.println("model check: " + explored);
+    assertThat(explored.actionsRun()).containsKeys(EVERY_ACTION.toArray(String[]::new));
+    assertThat(explored.states()).isGreaterThan(500);
+  }
+}

@@ -1,0 +1,169 @@
+package dev.bulwark.redis.modelcheck;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The callers' side of one explored state: the clock, each request as its caller knows it, the JVMs
+ * that died, the wake-ups each JVM has not yet received (in the order its channel delivers them),
+ * and what is left of the budget of rare events. The store's side is in {@link StoreContents}.
+ * Immutable: every action makes a new one.
+ */
+record ModelState(
+    long now,
+    List<Caller> callers,
+    List<Boolean> dead,
+    List<List<WakeUp>> inFlight,
+    int ticksLeft,
+    int deathsLeft,
+    int lostRepliesLeft,
+    long lastWrite,
+    long lastFence) {
+
+  ModelState {
+    callers = List.copyOf(callers);
+    dead = List.copyOf(dead);
+    inFlight = inFlight.stream().map(List::copyOf).toList();
+  }
+
+  static ModelState initial(Bounds bounds, long now) {
+    int jvms = bounds.jvms();
+    return new ModelState(
+        now,
+        bounds.requests().stream().map(r -> Caller.IDLE).toList(),
+        new ArrayList<>(Collections.nCopies(jvms, false)),
+        new ArrayList<>(Collections.nCopies(jvms, List.<WakeUp>of())),
+        bounds.ticks(),
+        bounds.deaths(),
+        bounds.lostReplies(),
+        now,
+        0);
+  }
+
+  Caller caller(int request) {
+    return callers.get(request);
+  }
+
+  boolean isDead(int jvm) {
+    return dead.get(jvm);
+  }
+
+  ModelState with(int request, Caller caller) {
+    List<Caller> next = new ArrayList<>(callers);
+    next.set(request, caller);
+    return new ModelState(
+        now, next, dead, inFlight, ticksLeft, deathsLeft, lostRepliesLeft, lastWrite, lastFence);
+  }
+
+  ModelState at(long instant, int ticksLeftAfter) {
+    return new ModelState(
+        instant,
+        callers,
+        dead,
+        inFlight,
+        ticksLeftAfter,
+        deathsLeft,
+        lostRepliesLeft,
+        lastWrite,
+        lastFence);
+  }
+
+  ModelState losingAReply() {
+    return new ModelState(
+        now,
+        callers,
+        dead,
+        inFlight,
+        ticksLeft,
+        deathsLeft,
+        lostRepliesLeft - 1,
+        lastWrite,
+        lastFence);
+  }
+
+  /** JVM {@code jvm} dies: its requests end where they are, and it hears nothing any more. */
+  ModelState dying(int jvm, Bounds bounds) {
+    List<Caller> next = new ArrayList<>(callers);
+    for (int r = 0; r < next.size(); r++) {
+      if (bounds.requests().get(r).jvm() == jvm && next.get(r).phase() != Phase.DONE) {
+        next.set(r, Caller.done(next.get(r).phase() == Phase.IDLE ? Caller.NEVER : now));
+      }
+    }
+    List<Boolean> deadNext = new ArrayList<>(dead);
+    deadNext.set(jvm, true);
+    List<List<WakeUp>> flightNext = new ArrayList<>(inFlight);
+    flightNext.set(jvm, List.of());
+    return new ModelState(
+        now,
+        next,
+        deadNext,
+        flightNext,
+        ticksLeft,
+        deathsLeft - 1,
+        lostRepliesLeft,
+        lastWrite,
+        lastFence);
+  }
+
+  /** Wake-ups the scripts just sent; a dead JVM's are never heard. */
+  ModelState sent(List<WakeUp> wakeUps, Bounds bounds) {
+    if (wakeUps.isEmpty()) {
+      return this;
+    }
+    List<List<WakeUp>> next = new ArrayList<>();
+    for (List<WakeUp> queue : inFlight) {
+      next.add(new ArrayList<>(queue));
+    }
+    for (WakeUp wakeUp : wakeUps) {
+      int jvm = bounds.requests().get(wakeUp.request()).jvm();
+      if (!dead.get(jvm)) {
+        next.get(jvm).add(wakeUp);
+      }
+    }
+    return new ModelState(
+        now, callers, dead, next, ticksLeft, deathsLeft, lostRepliesLeft, lastWrite, lastFence);
+  }
+
+  /** The first wake-up on its way to {@code jvm} arrives, or is lost: either way it is gone. */
+  ModelState withoutFirstWakeUp(int jvm) {
+    List<List<WakeUp>> next = new ArrayList<>(inFlight);
+    next.set(jvm, inFlight.get(jvm).subList(1, inFlight.get(jvm).size()));
+    return new ModelState(
+        now, callers, dead, next, ticksLeft, deathsLeft, lostRepliesLeft, lastWrite, lastFence);
+  }
+
+  /**
+   * After a step: when the store's keys were last written (or renewed: every key then lives at
+   * least a lease longer) and the largest fencing token the lock key has granted.
+   */
+  ModelState afterStore(long written, long fence) {
+    return new ModelState(
+        now, callers, dead, inFlight, ticksLeft, deathsLeft, lostRepliesLeft, written, fence);
+  }
+
+  /** Whether a lease has passed since the last write: a key may have expired since. */
+  boolean keysMayExpire(Bounds bounds) {
+    return lastWrite + bounds.leaseMillis() <= now;
+  }
+
+  /**
+   * Everything but absolute time: two states with the same canonical form (and the same store
+   * contents) have the same futures. Tokens in flight are compared relative to the clock too.
+   */
+  String canonical(Bounds bounds) {
+    StringBuilder out = new StringBuilder();
+    for (Caller caller : callers) {
+      out.append(caller.canonical(now, bounds.leaseMillis())).append(',');
+    }
+    out.append('|');
+    for (int jvm = 0; jvm < dead.size(); jvm++) {
+      out.append(dead.get(jvm) ? 'x' : 'o');
+      for (WakeUp wakeUp : inFlight.get(jvm)) {
+        out.append(wakeUp.request()).append('~').append(wakeUp.token() == 0 ? 0 : 1);
+      }
+      out.append(';');
+    }
+    return out.append('|').append(ticksLeft).append(deathsLeft).append(lostRepliesLeft).toString();
+  }
+}

@@ -1,0 +1,15 @@
+package dev.bulwark.redis.modelcheck;
+
+/** Where a request is, as its caller knows it. */
+enum Phase {
+  /** Not yet asked for. */
+  IDLE,
+  /** Queued: waits for a wake-up, polls, or gives up (a time-out: cancel). */
+  WAITING,
+  /** Believes it holds the permit or the lock, and renews it while its JVM lives. */
+  HOLDING,
+  /** Sent a call whose reply was lost: may re-send it, or give the request up. */
+  PENDING,
+  /** Released, rejected, cancelled, given up, told its lease was lost, or its JVM died. */
+  DONE
+}

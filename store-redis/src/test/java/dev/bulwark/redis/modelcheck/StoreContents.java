@@ -1,0 +1,248 @@
+package dev.bulwark.redis.modelcheck;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The store's side of one state: everything the scripts keep for the bulkhead or the lock key —
+ * holders (or readers) with their lease expiries, the queue, the waiters' entries, and the lock's
+ * state hash (writer, its expiry, the fencing counter) — as read in one script call, with the
+ * wake-ups sent since the last read.
+ */
+record StoreContents(
+    Map<String, Long> holders,
+    List<String> queue,
+    Map<String, String> waiters,
+    Map<String, String> state,
+    List<String> wakeUps) {
+
+  /** The keys of a bulkhead or a lock key, in the order the read and write scripts take them. */
+  enum Structure {
+    HOLDERS,
+    QUEUE,
+    WAITERS,
+    STATE
+  }
+
+  /** A queued request whose entry is live: the member, and the mode it waits for (P, R or W). */
+  record Waiter(String member, String mode) {}
+
+  static final StoreContents EMPTY =
+      new StoreContents(Map.of(), List.of(), Map.of(), Map.of(), List.of());
+
+  StoreContents {
+    holders = new TreeMap<>(holders);
+    queue = List.copyOf(queue);
+    waiters = new TreeMap<>(waiters);
+    state = new TreeMap<>(state);
+    wakeUps = List.copyOf(wakeUps);
+  }
+
+  /** Reads holders, queue, waiters and state (KEYS 1-4) and drains the wake-up list (KEYS 5). */
+  static final String READ =
+      """
+      local holders = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+      local queue = redis.call('LRANGE', KEYS[2], 0, -1)
+      local waiters = redis.call('HGETALL', KEYS[3])
+      local state = redis.call('HGETALL', KEYS[4])
+      local wakes = redis.call('LRANGE', KEYS[5], 0, -1)
+      redis.call('DEL', KEYS[5])
+      return {holders, queue, waiters, state, wakes}
+      """;
+
+  /**
+   * Writes contents back (KEYS 1-5 as for {@link #READ}, KEYS 6 the clock): ARGV is the clock in
+   * micros, then each structure as a count followed by its elements.
+   */
+  static final String WRITE =
+      """
+      redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+      redis.call('SET', KEYS[6], ARGV[1], 'PX', 3600000)
+      local i = 2
+      local function each(step, write)
+        local n = tonumber(ARGV[i])
+        i = i + 1
+        for _ = 1, n do
+          write(i)
+          i = i + step
+        end
+      end
+      each(2, function(j) redis.call('ZADD', KEYS[1], ARGV[j + 1], ARGV[j]) end)
+      each(1, function(j) redis.call('RPUSH', KEYS[2], ARGV[j]) end)
+      each(2, function(j) redis.call('HSET', KEYS[3], ARGV[j], ARGV[j + 1]) end)
+      each(2, function(j) redis.call('HSET', KEYS[4], ARGV[j], ARGV[j + 1]) end)
+      return 1
+      """;
+
+  static StoreContents fromReply(Object reply) {
+    List<?> parts = (List<?>) reply;
+    Map<String, Long> holders = new LinkedHashMap<>();
+    List<String> flat = texts(parts.get(0));
+    for (int i = 0; i < flat.size(); i += 2) {
+      holders.put(flat.get(i), (long) Double.parseDouble(flat.get(i + 1)));
+    }
+    return new StoreContents(
+        holders,
+        texts(parts.get(1)),
+        pairs(parts.get(2)),
+        pairs(parts.get(3)),
+        texts(parts.get(4)));
+  }
+
+  /** The arguments of {@link #WRITE}. */
+  List<String> writeArgs(long clockMicros) {
+    List<String> args = new ArrayList<>();
+    args.add(Long.toString(clockMicros));
+    args.add(Integer.toString(holders.size()));
+    holders.forEach(
+        (member, expiry) -> {
+          args.add(member);
+          args.add(Long.toString(expiry));
+        });
+    args.add(Integer.toString(queue.size()));
+    args.addAll(queue);
+    addPairs(args, waiters);
+    addPairs(args, state);
+    return args;
+  }
+
+  private static void addPairs(List<String> args, Map<String, String> pairs) {
+    args.add(Integer.toString(pairs.size()));
+    pairs.forEach(
+        (field, value) -> {
+          args.add(field);
+          args.add(value);
+        });
+  }
+
+  /** The keys that exist. */
+  List<Structure> present() {
+    List<Structure> present = new ArrayList<>();
+    if (!holders.isEmpty()) {
+      present.add(Structure.HOLDERS);
+    }
+    if (!queue.isEmpty()) {
+      present.add(Structure.QUEUE);
+    }
+    if (!waiters.isEmpty()) {
+      present.add(Structure.WAITERS);
+    }
+    if (!state.isEmpty()) {
+      present.add(Structure.STATE);
+    }
+    return present;
+  }
+
+  /** Whether the keys hold the same as {@code other}'s (the wake-ups aside). */
+  boolean sameKeys(StoreContents other) {
+    return holders.equals(other.holders)
+        && queue.equals(other.queue)
+        && waiters.equals(other.waiters)
+        && state.equals(other.state);
+  }
+
+  /** Holders whose lease runs past {@code now}. */
+  List<String> liveHolders(long now) {
+    return holders.entrySet().stream()
+        .filter(e -> e.getValue() > now)
+        .map(Map.Entry::getKey)
+        .toList();
+  }
+
+  /** The lock's writer while its lease runs, else null. */
+  String liveWriter(long now) {
+    String writer = state.get("writer");
+    String until = state.get("writer_until");
+    return writer != null && until != null && Long.parseLong(until) > now ? writer : null;
+  }
+
+  /** The lease expiry the store holds for {@code member}, held or written, or null. */
+  Long heldUntil(String member) {
+    if (member.equals(state.get("writer"))) {
+      return Long.parseLong(state.get("writer_until"));
+    }
+    return holders.get(member);
+  }
+
+  /** The fencing counter, or null when the key has none. */
+  Long fence() {
+    String fence = state.get("fence");
+    return fence == null ? null : Long.parseLong(fence);
+  }
+
+  /** Queued requests with live entries, in queue order. */
+  List<Waiter> liveWaiters(long now) {
+    List<Waiter> live = new ArrayList<>();
+    for (String member : queue) {
+      String entry = waiters.get(member);
+      if (entry != null && expiryOf(entry) > now) {
+        live.add(new Waiter(member, entry.substring(0, 1)));
+      }
+    }
+    return live;
+  }
+
+  /** The lease expiry of a waiter's entry. */
+  Long waitingUntil(String member) {
+    String entry = waiters.get(member);
+    return entry == null ? null : expiryOf(entry);
+  }
+
+  private static long expiryOf(String entry) {
+    return Long.parseLong(entry.split(":")[1]);
+  }
+
+  /**
+   * Everything the scripts can still tell apart, relative to {@code now}: expiries as time ahead or
+   * passed, the fencing counter relative to the clock in micros (a write grant takes the larger of
+   * the two), the waiters' wake-up secrets left out (one per JVM, never changed).
+   */
+  String canonical(long now) {
+    StringBuilder out = new StringBuilder();
+    holders.forEach(
+        (member, expiry) -> out.append(member).append(Times.ahead(expiry, now)).append(','));
+    out.append('|').append(String.join(",", queue)).append('|');
+    waiters.forEach(
+        (member, entry) ->
+            out.append(member)
+                .append(entry, 0, 1)
+                .append(Times.ahead(expiryOf(entry), now))
+                .append(','));
+    out.append('|');
+    state.forEach(
+        (field, value) -> {
+          out.append(field).append('=');
+          switch (field) {
+            case "writer_until" -> out.append(Times.ahead(Long.parseLong(value), now));
+            case "fence" -> out.append(Times.ahead(Long.parseLong(value) + 1, now * 1000));
+            default -> out.append(value);
+          }
+          out.append(',');
+        });
+    return out.toString();
+  }
+
+  private static List<String> texts(Object reply) {
+    List<String> texts = new ArrayList<>();
+    for (Object item : (List<?>) reply) {
+      texts.add(
+          item instanceof byte[] bytes
+              ? new String(bytes, StandardCharsets.UTF_8)
+              : String.valueOf(item));
+    }
+    return texts;
+  }
+
+  private static Map<String, String> pairs(Object reply) {
+    List<String> flat = texts(reply);
+    Map<String, String> pairs = new LinkedHashMap<>();
+    for (int i = 0; i < flat.size(); i += 2) {
+      pairs.put(flat.get(i), flat.get(i + 1));
+    }
+    return pairs;
+  }
+}

@@ -1,0 +1,167 @@
+package dev.bulwark.redis.modelcheck;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.redis.ModelCheckJvm;
+import dev.bulwark.redis.ModelCheckJvm.GiveUp;
+import dev.bulwark.redis.ModelCheckSeam;
+import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.LockSpec;
+import dev.bulwark.spi.PermitSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The system under check: one bulkhead or one lock key of the Redis store, used by the scenario's
+ * JVMs through the store's own classes. Requests are named by their position in the scenario.
+ */
+final class StoreDriver {
+
+  private static final String NAME = "checked";
+  private static final String KEY = "k";
+
+  private final Bounds bounds;
+  private final ModelCheckSeam seam;
+  private final List<ModelCheckJvm> jvms = new ArrayList<>();
+  private final List<String> instances = new ArrayList<>();
+  private final List<String> keys;
+  private final PermitSpec permit;
+  private final LockSpec lock;
+
+  StoreDriver(Bounds bounds, ModelCheckSeam seam) {
+    this.bounds = bounds;
+    this.seam = seam;
+    for (int jvm = 0; jvm < bounds.jvms(); jvm++) {
+      String instance = String.format("%016x", 0xa0L + jvm);
+      instances.add(instance);
+      jvms.add(seam.jvm(instance));
+    }
+    this.keys =
+        new ArrayList<>(bounds.isLock() ? seam.lockKeys(NAME, KEY) : seam.bulkheadKeys(NAME));
+    keys.add(seam.wakeUpList());
+    this.permit = new PermitSpec(NAME, bounds.limit(), bounds.leaseMillis());
+    this.lock = new LockSpec(NAME, bounds.leaseMillis());
+  }
+
+  /** The store's name for a request: its JVM's instance id and its request id. */
+  String member(int request) {
+    return instances.get(bounds.requests().get(request).jvm()) + ":" + (request + 1);
+  }
+
+  Grant acquire(int request) {
+    Request r = bounds.requests().get(request);
+    return bounds.isLock()
+        ? jvm(request).locks().acquire(lock, KEY, mode(r), request + 1, true)
+        : jvm(request).permits().acquire(permit, request + 1, true);
+  }
+
+  Grant poll(int request) {
+    return bounds.isLock()
+        ? jvm(request).locks().poll(lock, KEY, request + 1)
+        : jvm(request).permits().poll(permit, request + 1);
+  }
+
+  Grant cancel(int request) {
+    return bounds.isLock()
+        ? jvm(request).locks().cancel(lock, KEY, request + 1)
+        : jvm(request).permits().cancel(permit, request + 1);
+  }
+
+  boolean release(int request) {
+    return bounds.isLock()
+        ? jvm(request).locks().release(lock, KEY, request + 1)
+        : jvm(request).permits().release(permit, request + 1);
+  }
+
+  /** Runs {@code operation} of {@code request}, losing its reply; the store's give-up, unrun. */
+  Optional<GiveUp> losingReply(int request, Caller.Operation operation) {
+    Supplier<?> call =
+        switch (operation) {
+          case ACQUIRE -> () -> acquire(request);
+          case POLL -> () -> poll(request);
+          case RELEASE -> () -> release(request);
+        };
+    return jvm(request).loseReplyOf(call);
+  }
+
+  void giveUp(int request, GiveUp giveUp) {
+    jvm(request).run(giveUp);
+  }
+
+  /** Renews the given requests of one JVM in one batch; returns those the store reports lost. */
+  List<Integer> renew(int jvm, List<Integer> requests) {
+    List<Lease> leases = new ArrayList<>();
+    for (int request : requests) {
+      leases.add(
+          new Lease(
+              bounds.isLock() ? Lease.Kind.LOCK : Lease.Kind.PERMIT,
+              NAME,
+              bounds.isLock() ? KEY : "",
+              request + 1,
+              bounds.leaseMillis()));
+    }
+    return jvms.get(jvm).renew(leases).stream().map(l -> (int) l.requestId() - 1).toList();
+  }
+
+  /** Reads the store's contents and drains the wake-ups sent since the last read. */
+  StoreContents read() {
+    return StoreContents.fromReply(seam.redis().eval(StoreContents.READ, keys, List.of()));
+  }
+
+  /** Puts the store back as {@code contents} at {@code nowMillis}. */
+  void restore(StoreContents contents, long nowMillis) {
+    List<String> writeKeys = new ArrayList<>(keys);
+    writeKeys.add(seam.clockKey());
+    seam.redis().eval(StoreContents.WRITE, writeKeys, contents.writeArgs(nowMillis * 1000));
+  }
+
+  /** Deletes one key, as its expiry would. */
+  void expire(StoreContents.Structure structure) {
+    seam.redis().del(keys.get(structure.ordinal()));
+  }
+
+  void setClock(long nowMillis) {
+    seam.setClockMillis(nowMillis);
+  }
+
+  long clock() {
+    return seam.clockMillis();
+  }
+
+  /** The wake-ups in {@code contents}, by request: notice '<request>:<token>:<mac>'. */
+  List<WakeUp> wakeUps(StoreContents contents) {
+    List<WakeUp> wakeUps = new ArrayList<>();
+    List<String> sent = contents.wakeUps();
+    for (int i = 0; i + 1 < sent.size(); i += 2) {
+      String channel = sent.get(i);
+      String[] notice = sent.get(i + 1).split(":");
+      int request = Integer.parseInt(notice[0]) - 1;
+      if (!channel.equals(
+          seam.wakeUpChannel(instances.get(bounds.requests().get(request).jvm())))) {
+        throw new AssertionError("wake-up of request " + (request + 1) + " sent to " + channel);
+      }
+      wakeUps.add(new WakeUp(request, Long.parseLong(notice[1])));
+    }
+    return wakeUps;
+  }
+
+  /** The request a member of this scenario names, or -1. */
+  int requestOf(String member) {
+    for (int r = 0; r < bounds.requests().size(); r++) {
+      if (member(r).equals(member)) {
+        return r;
+      }
+    }
+    return -1;
+  }
+
+  private ModelCheckJvm jvm(int request) {
+    return jvms.get(bounds.requests().get(request).jvm());
+  }
+
+  private static LockMode mode(Request request) {
+    return request.kind() == Kind.WRITE ? LockMode.WRITE : LockMode.READ;
+  }
+}
