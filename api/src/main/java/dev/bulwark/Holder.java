@@ -11,7 +11,9 @@ import java.util.Optional;
  * @param leaseExpiry when the store reclaims it unless renewed, on the store's clock; empty where
  *     leases do not expire (the local store)
  * @param since when it was granted (to a queued request: when it was handed over), on the store's
- *     clock; empty where the store does not record grant times (the local and the Redis store)
+ *     clock; a renewal of the lease leaves it as it was. Every store of this project records it; it
+ *     is empty for a holder granted before its store did (a Redis holder or a JPA claim row from an
+ *     earlier version), and on a third-party store that does not record grant times
  */
 public record Holder(
     String instance, long request, Optional<Instant> leaseExpiry, Optional<Instant> since) {

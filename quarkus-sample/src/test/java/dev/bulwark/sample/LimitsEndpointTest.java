@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -43,6 +44,7 @@ class LimitsEndpointTest {
           .body(LEGACY + ".cluster.limit", is(2))
           .body(LEGACY + ".cluster.holders", hasSize(1))
           .body(LEGACY + ".cluster.holders[0].instance", is("local"))
+          .body(LEGACY + ".cluster.holders[0].since", notNullValue())
           .body(LEGACY + ".cluster.available", is(1))
           .body(LEGACY + ".cluster.queued", is(0));
 

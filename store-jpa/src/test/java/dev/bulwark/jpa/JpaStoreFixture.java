@@ -90,11 +90,6 @@ final class JpaStoreFixture extends StoreFixture {
   }
 
   @Override
-  public boolean recordsGrantTimes() {
-    return true;
-  }
-
-  @Override
   public String storeName() {
     return "the JPA store on "
         + database

@@ -36,22 +36,25 @@ final class RedisKeys {
   }
 
   /**
-   * A bulkhead's holders (sorted set), queue (list) and waiters (hash). {@code state} is never
-   * written: renewal reads every lease's keys alike, and a bulkhead has no writer state.
+   * A bulkhead's holders (sorted set), queue (list), waiters (hash) and state (hash: when each
+   * holder was granted).
    */
   record BulkheadKeys(String holders, String queue, String waiters, String state) {
 
     /** KEYS of every permit script, in the order they read them. */
     List<String> scriptKeys() {
-      return List.of(holders, queue, waiters);
+      return List.of(holders, queue, waiters, state);
     }
 
     List<String> all() {
-      return List.of(holders, queue, waiters, state);
+      return scriptKeys();
     }
   }
 
-  /** A lock key's readers (sorted set), state (writer, fencing counter), queue and waiters. */
+  /**
+   * A lock key's readers (sorted set), state (writer, fencing counter, grant times), queue and
+   * waiters.
+   */
   record LockKeys(String readers, String state, String queue, String waiters) {
 
     /** KEYS of every lock script, in the order they read them. */

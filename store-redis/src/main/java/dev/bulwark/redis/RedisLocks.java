@@ -82,8 +82,9 @@ final class RedisLocks implements LockStore {
         key,
         writer.isEmpty()
             ? Optional.empty()
-            : Optional.of(Replies.holder(writer, Replies.text(reply.get(2)))),
-        Replies.holders(reply, 3),
+            : Optional.of(
+                Replies.holder(writer, Replies.text(reply.get(2)), Replies.text(reply.get(3)))),
+        Replies.holders(reply, 4),
         Math.toIntExact(Replies.integer(reply.get(0))));
   }
 

@@ -5,6 +5,7 @@ import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.StoreException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -63,25 +64,35 @@ final class Replies {
     throw new StoreException("Unexpected reply from a Bulwark script: " + reply);
   }
 
-  /** The holders in {@code reply} from {@code from} on: pairs of member and lease expiry. */
+  /**
+   * The holders in {@code reply} from {@code from} on: triples of member, lease expiry and grant
+   * time.
+   */
   static List<Holder> holders(List<?> reply, int from) {
     List<Holder> holders = new ArrayList<>();
-    for (int i = from; i + 1 < reply.size(); i += 2) {
-      holders.add(holder(text(reply.get(i)), text(reply.get(i + 1))));
+    for (int i = from; i + 2 < reply.size(); i += 3) {
+      holders.add(holder(text(reply.get(i)), text(reply.get(i + 1)), text(reply.get(i + 2))));
     }
     return holders;
   }
 
-  /** A member ({@code <instance>:<request>}) and its lease expiry in millis (a score). */
-  static Holder holder(String member, String expiryMillis) {
+  /**
+   * A member ({@code <instance>:<request>}), its lease expiry in millis (a score) and when it was
+   * granted in micros ({@code ""}: not recorded, a holder granted before grant times were).
+   */
+  static Holder holder(String member, String expiryMillis, String sinceMicros) {
     int split = member.lastIndexOf(':');
     try {
       return new Holder(
           member.substring(0, split),
           Long.parseLong(member.substring(split + 1)),
-          Optional.of(Instant.ofEpochMilli((long) Double.parseDouble(expiryMillis))));
+          Optional.of(Instant.ofEpochMilli((long) Double.parseDouble(expiryMillis))),
+          sinceMicros.isEmpty()
+              ? Optional.empty()
+              : Optional.of(Instant.EPOCH.plus(Long.parseLong(sinceMicros), ChronoUnit.MICROS)));
     } catch (RuntimeException e) {
-      throw new StoreException("Unexpected holder in Redis: " + member + " " + expiryMillis);
+      throw new StoreException(
+          "Unexpected holder in Redis: " + member + " " + expiryMillis + " " + sinceMicros);
     }
   }
 

@@ -235,6 +235,34 @@ class LockScriptsTest {
   }
 
   @Test
+  void eachHolderHasItsGrantTimeInTheStateHashUntilItIsReleased() throws InterruptedException {
+    long before = test.serverMicros();
+    assertThat(acquire(a, 1, LockMode.WRITE, true).isGranted()).isTrue();
+    assertThat(acquire(b, 2, LockMode.READ, true)).isEqualTo(Grant.QUEUED);
+    long after = test.serverMicros();
+    assertThat(Long.parseLong(redis.hget(state, "since:" + a.member(1)))).isBetween(before, after);
+    assertThat(redis.hexists(state, "since:" + b.member(2))).as("queued: not a holder").isFalse();
+
+    Thread.sleep(5); // so that the hand-over's time lies after the reader's arrival
+    long beforeRelease = test.serverMicros();
+    assertThat(locks(a).release(SPEC, KEY, 1)).isTrue();
+    long afterRelease = test.serverMicros();
+    assertThat(redis.hexists(state, "since:" + a.member(1))).isFalse();
+    assertThat(Long.parseLong(redis.hget(state, "since:" + b.member(2))))
+        .as("a handed-over lock's time is the hand-over's")
+        .isBetween(beforeRelease, afterRelease);
+
+    // a re-sent read acquire only sets the lease again
+    String since = redis.hget(state, "since:" + b.member(2));
+    assertThat(acquire(b, 2, LockMode.READ, true).isGranted()).isTrue();
+    assertThat(redis.hget(state, "since:" + b.member(2))).isEqualTo(since);
+    test.assertEveryKeyExpires();
+
+    assertThat(locks(b).release(SPEC, KEY, 2)).isTrue();
+    assertThat(redis.hkeys(state)).as("only the fencing counter stays").containsExactly("fence");
+  }
+
+  @Test
   void pollSaysGrantedQueuedOrRejected() {
     long token = acquire(a, 1, LockMode.WRITE, true).fencingToken();
     assertThat(acquire(b, 2, LockMode.READ, true)).isEqualTo(Grant.QUEUED);
@@ -292,6 +320,23 @@ class LockScriptsTest {
     assertThat(acquire(b, 2, LockMode.READ, false)).isEqualTo(Grant.granted(token));
     assertThat(redis.hexists(state, "writer")).isFalse();
     assertThat(redis.zrange(readers, 0, -1)).containsExactly(b.member(2));
+    assertThat(redis.hkeys(state))
+        .as("the reclaimed writer's grant time goes with it")
+        .containsExactlyInAnyOrder("fence", "since:" + b.member(2));
+  }
+
+  @Test
+  void anExpiredReaderIsReclaimedWithItsGrantTime() throws InterruptedException {
+    LockSpec shortLease = new LockSpec(NAME, 200);
+    assertThat(acquire(a, 1, LockMode.READ, false, shortLease).isGranted()).isTrue();
+    assertThat(acquire(b, 2, LockMode.WRITE, true)).isEqualTo(Grant.QUEUED);
+
+    Thread.sleep(300); // the reader's JVM "died"
+
+    assertThat(locks(b).poll(SPEC, KEY, 2).isGranted()).isTrue();
+    assertThat(redis.exists(readers)).isFalse();
+    assertThat(redis.hkeys(state))
+        .containsExactlyInAnyOrder("fence", "writer", "writer_until", "since:" + b.member(2));
   }
 
   @Test
@@ -315,6 +360,7 @@ class LockScriptsTest {
     assertThat(acquire(a, 1, LockMode.WRITE, true, second).isGranted()).isTrue();
     assertThat(acquire(b, 2, LockMode.READ, true, second)).isEqualTo(Grant.QUEUED);
     long heldBefore = Long.parseLong(redis.hget(state, "writer_until"));
+    String since = redis.hget(state, "since:" + a.member(1));
     long queuedBefore = Long.parseLong(redis.hget(waiters, b.member(2)).split(":")[1]);
 
     Thread.sleep(20);
@@ -322,6 +368,7 @@ class LockScriptsTest {
     assertThat(b.store().renew(List.of(lease(2)))).isEmpty();
 
     assertThat(Long.parseLong(redis.hget(state, "writer_until"))).isGreaterThan(heldBefore + 9_000);
+    assertThat(redis.hget(state, "since:" + a.member(1))).as("renewal keeps it").isEqualTo(since);
     // renewal keeps the entry's wake-up secret
     assertThat(redis.hget(waiters, b.member(2))).matches("R:\\d+:[0-9a-f]{32}");
     assertThat(Long.parseLong(redis.hget(waiters, b.member(2)).split(":")[1]))

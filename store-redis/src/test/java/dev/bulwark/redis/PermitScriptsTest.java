@@ -28,6 +28,7 @@ class PermitScriptsTest {
   private String holders;
   private String queue;
   private String waiters;
+  private String state;
 
   @BeforeEach
   void open(TestRedis test) {
@@ -39,6 +40,7 @@ class PermitScriptsTest {
     holders = test.prefix() + "{b:" + NAME + "}:holders";
     queue = test.prefix() + "{b:" + NAME + "}:queue";
     waiters = test.prefix() + "{b:" + NAME + "}:waiters";
+    state = test.prefix() + "{b:" + NAME + "}:state";
   }
 
   @Test
@@ -116,6 +118,58 @@ class PermitScriptsTest {
   }
 
   @Test
+  void eachHolderHasItsGrantTimeFromGrantOrHandOverUntilItIsReleased() throws InterruptedException {
+    PermitSpec two = new PermitSpec(NAME, 2, 10_000);
+    long before = test.serverMicros();
+    assertThat(a.store().permits().acquire(two, 1, true)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(two, 2, true)).isEqualTo(Grant.GRANTED);
+    assertThat(a.store().permits().acquire(two, 3, true)).isEqualTo(Grant.QUEUED);
+    long after = test.serverMicros();
+
+    assertThat(redis.type(state)).isEqualTo("hash");
+    assertThat(redis.hgetAll(state))
+        .containsOnlyKeys("since:" + a.member(1), "since:" + b.member(2))
+        .allSatisfy((field, micros) -> assertThat(Long.parseLong(micros)).isBetween(before, after));
+    String secondSince = redis.hget(state, "since:" + b.member(2));
+    test.assertEveryKeyExpires();
+
+    // a re-sent acquire of a holder only sets its lease again
+    assertThat(b.store().permits().acquire(two, 2, true)).isEqualTo(Grant.GRANTED);
+    assertThat(redis.hget(state, "since:" + b.member(2))).isEqualTo(secondSince);
+
+    Thread.sleep(5); // so that the hand-over's time lies after the waiter's arrival
+    long beforeRelease = test.serverMicros();
+    assertThat(a.store().permits().release(two, 1)).isTrue();
+    long afterRelease = test.serverMicros();
+    assertThat(redis.hgetAll(state))
+        .containsOnlyKeys("since:" + b.member(2), "since:" + a.member(3));
+    assertThat(Long.parseLong(redis.hget(state, "since:" + a.member(3))))
+        .as("a handed-over permit's time is the hand-over's")
+        .isBetween(beforeRelease, afterRelease);
+
+    assertThat(b.store().permits().release(two, 2)).isTrue();
+    assertThat(a.store().permits().release(two, 3)).isTrue();
+    assertThat(test.keyNames()).as("the emptied state hash is gone").isEmpty();
+  }
+
+  @Test
+  void aCancelThatGivesUpAGrantDropsItsGrantTime() {
+    assertThat(a.store().permits().acquire(ONE, 1, true)).isEqualTo(Grant.GRANTED);
+    assertThat(b.store().permits().acquire(ONE, 2, true)).isEqualTo(Grant.QUEUED);
+    a.store().permits().release(ONE, 1);
+    assertThat(redis.hgetAll(state)).containsOnlyKeys("since:" + b.member(2));
+
+    // what the store sends when the reply of an acquire or poll was lost: cancel, releasing a grant
+    Object reply =
+        Scripts.PERMIT_CANCEL.run(
+            redis,
+            test.keys().bulkhead(NAME).scriptKeys(),
+            List.of(b.member(2), "1", test.prefix(), "1"));
+    assertThat(reply).isEqualTo(-1L);
+    assertThat(test.keyNames()).isEmpty();
+  }
+
+  @Test
   void pollSaysGrantedQueuedOrRejected() {
     assertThat(a.store().permits().acquire(ONE, 1, true)).isEqualTo(Grant.GRANTED);
     assertThat(b.store().permits().acquire(ONE, 2, true)).isEqualTo(Grant.QUEUED);
@@ -171,6 +225,9 @@ class PermitScriptsTest {
 
     assertThat(b.store().permits().acquire(shortLease, 3, false)).isEqualTo(Grant.GRANTED);
     assertThat(redis.zrange(holders, 0, -1)).containsExactly(b.member(3));
+    assertThat(redis.hgetAll(state))
+        .as("the reclaimed holder's grant time goes with it")
+        .containsOnlyKeys("since:" + b.member(3));
   }
 
   @Test
@@ -212,6 +269,7 @@ class PermitScriptsTest {
     assertThat(b.store().permits().acquire(second, 2, true)).isEqualTo(Grant.QUEUED);
     long heldBefore = redis.zscore(holders, a.member(1)).longValue();
     long queuedBefore = queuedExpiry(b.member(2));
+    String since = redis.hget(state, "since:" + a.member(1));
 
     Thread.sleep(20);
     assertThat(a.store().renew(List.of(lease(1, 10_000), lease(77, 10_000))))
@@ -225,6 +283,9 @@ class PermitScriptsTest {
     assertThat(redis.pttl(holders)).isGreaterThan(9_000);
     assertThat(redis.pttl(queue)).isGreaterThan(9_000);
     assertThat(redis.pttl(waiters)).isGreaterThan(9_000);
+    // the grant time stays, and lives as long as the renewed lease
+    assertThat(redis.hget(state, "since:" + a.member(1))).isEqualTo(since);
+    assertThat(redis.pttl(state)).isGreaterThan(9_000);
 
     // A released permit is no longer known; renewing it must not bring it back.
     b.store().permits().cancel(second, 2);
@@ -276,7 +337,7 @@ class PermitScriptsTest {
     assertThat(a.store().permits().acquire(spec, 1, true)).isEqualTo(Grant.GRANTED);
     assertThat(b.store().permits().acquire(spec, 2, true)).isEqualTo(Grant.QUEUED);
     assertThat(b.store().permits().acquire(spec, 3, true)).isEqualTo(Grant.QUEUED);
-    assertThat(test.keyNames()).containsExactlyInAnyOrder(holders, queue, waiters);
+    assertThat(test.keyNames()).containsExactlyInAnyOrder(holders, queue, waiters, state);
     test.assertEveryKeyExpires();
 
     a.store().permits().release(spec, 1);

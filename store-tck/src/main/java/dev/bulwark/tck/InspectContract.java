@@ -9,6 +9,7 @@ import dev.bulwark.LockMode;
 import dev.bulwark.RateLimitSnapshot;
 import dev.bulwark.RateLimitType;
 import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
 import dev.bulwark.spi.PermitSpec;
@@ -23,9 +24,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The promises of the operator's view ({@code inspect} on {@link PermitStore}, {@link LockStore}
- * and {@code RateStore}): it shows the live holders with their JVM, lease and (where the store
- * records it) grant time, the queue and the permits left, as every JVM that shares the store sees
- * them; a holder whose lease ran out is left out; and reading takes, grants and hands over nothing.
+ * and {@code RateStore}): it shows the live holders with their JVM, lease and grant time, the queue
+ * and the permits left, as every JVM that shares the store sees them; a holder whose lease ran out
+ * is left out; and reading takes, grants and hands over nothing.
+ *
+ * <p>A grant time ({@link Holder#since}) is on the store's clock, between the readings of that
+ * clock taken around the call that granted it (for a queued request: around the call that handed it
+ * over, not the one that queued it), and a renewal of the lease leaves it as it was.
  */
 public abstract class InspectContract extends StoreContract {
 
@@ -34,8 +39,14 @@ public abstract class InspectContract extends StoreContract {
   /** A store may keep its lease ends in whole milliseconds. */
   private static final long ROUNDING_NANOS = 1_000_000;
 
+  /**
+   * Let pass between a request's arrival and its hand-over, so that the two grant times the
+   * promises tell apart lie more than {@link #ROUNDING_NANOS} apart on the store's clock.
+   */
+  private static final Duration APART = Duration.ofMillis(5);
+
   @Test
-  public void aBulkheadShowsItsHoldersItsQueueAndThePermitsLeft() {
+  public void aBulkheadShowsItsHoldersItsQueueAndThePermitsLeft() throws InterruptedException {
     PermitSpec spec = new PermitSpec(NAME, 2, LONG_LEASE_MILLIS);
     PermitStore permits = jvm().store().permits();
     assertThat(permits.inspect(spec)).isEqualTo(new BulkheadSnapshot(NAME, 2, List.of(), 0));
@@ -58,6 +69,7 @@ public abstract class InspectContract extends StoreContract {
     assertGrantTimes(full.holders(), before, after);
     assertThat(permits.inspect(spec)).as("reading twice").isEqualTo(full);
 
+    fixture().letPass(APART);
     long beforeRelease = fixture().clockNanos();
     assertThat(permits.release(spec, first)).isTrue();
     long afterRelease = fixture().clockNanos();
@@ -93,7 +105,7 @@ public abstract class InspectContract extends StoreContract {
   }
 
   @Test
-  public void aLockKeyShowsItsWriterItsReadersAndItsQueue() {
+  public void aLockKeyShowsItsWriterItsReadersAndItsQueue() throws InterruptedException {
     LockSpec spec = new LockSpec(NAME, LONG_LEASE_MILLIS);
     LockStore locks = jvm().locks();
     assertThat(locks.inspect(spec, "acct-1"))
@@ -116,16 +128,72 @@ public abstract class InspectContract extends StoreContract {
         .as("another key")
         .isEqualTo(new LockKeySnapshot(NAME, "acct-2", Optional.empty(), List.of(), 0));
 
+    fixture().letPass(APART);
+    long beforeRelease = fixture().clockNanos();
     assertThat(locks.release(spec, "acct-1", writer)).isTrue();
+    long afterRelease = fixture().clockNanos();
+    fixture().letPass(APART);
+    long beforeSecond = fixture().clockNanos();
     long secondReader = jvm().newRequestId();
     assertThat(locks.acquire(spec, "acct-1", LockMode.READ, secondReader, true).isGranted())
         .isTrue();
+    long afterSecond = fixture().clockNanos();
     LockKeySnapshot read = locks.inspect(spec, "acct-1");
     assertThat(read.writer()).isEmpty();
     assertThat(read.readers())
         .extracting(Holder::request)
         .containsExactlyInAnyOrder(reader, secondReader);
     assertThat(read.queued()).isZero();
+    assertGrantTimes(readers(read, reader), beforeRelease, afterRelease);
+    assertGrantTimes(readers(read, secondReader), beforeSecond, afterSecond);
+  }
+
+  @Test
+  public void aRenewalMovesTheLeaseAndLeavesTheGrantTime() throws InterruptedException {
+    PermitSpec permitSpec = new PermitSpec(NAME, 2, LONG_LEASE_MILLIS);
+    LockSpec lockSpec = new LockSpec(NAME, LONG_LEASE_MILLIS);
+    long permit = jvm().newRequestId();
+    long writer = jvm().newRequestId();
+    long reader = jvm().newRequestId();
+    assertThat(jvm().permits().acquire(permitSpec, permit, false)).isEqualTo(Grant.GRANTED);
+    assertThat(jvm().locks().acquire(lockSpec, "acct-1", LockMode.WRITE, writer, false).isGranted())
+        .isTrue();
+    assertThat(jvm().locks().acquire(lockSpec, "acct-2", LockMode.READ, reader, false).isGranted())
+        .isTrue();
+    List<Holder> granted = holdersOf(permitSpec, lockSpec);
+    assertThat(granted).hasSize(3).allSatisfy(h -> assertThat(h.since()).isPresent());
+
+    fixture().letPass(APART);
+    long renewal = fixture().clockNanos();
+    List<Lease> leases =
+        List.of(
+            new Lease(Lease.Kind.PERMIT, NAME, "", permit, LONG_LEASE_MILLIS),
+            new Lease(Lease.Kind.LOCK, NAME, "acct-1", writer, LONG_LEASE_MILLIS),
+            new Lease(Lease.Kind.LOCK, NAME, "acct-2", reader, LONG_LEASE_MILLIS));
+    assertThat(jvm().store().renew(leases)).as("leases lost").isEmpty();
+
+    List<Holder> renewed = holdersOf(permitSpec, lockSpec);
+    assertThat(renewed)
+        .extracting(Holder::since)
+        .isEqualTo(granted.stream().map(Holder::since).toList());
+    if (jvm().store().leasesExpire()) {
+      Instant earliest =
+          nanos(renewal + TimeUnit.MILLISECONDS.toNanos(LONG_LEASE_MILLIS) - ROUNDING_NANOS);
+      assertThat(renewed)
+          .allSatisfy(h -> assertThat(h.leaseExpiry().orElseThrow()).isAfterOrEqualTo(earliest));
+    }
+  }
+
+  /** The permit's holder, the writer of acct-1 and the reader of acct-2, in that order. */
+  private List<Holder> holdersOf(PermitSpec permitSpec, LockSpec lockSpec) {
+    return List.of(
+        jvm().permits().inspect(permitSpec).holders().get(0),
+        jvm().locks().inspect(lockSpec, "acct-1").writer().orElseThrow(),
+        jvm().locks().inspect(lockSpec, "acct-2").readers().get(0));
+  }
+
+  private static List<Holder> readers(LockKeySnapshot snapshot, long request) {
+    return snapshot.readers().stream().filter(h -> h.request() == request).toList();
   }
 
   @Test
@@ -227,15 +295,8 @@ public abstract class InspectContract extends StoreContract {
         .allSatisfy(h -> assertThat(h.leaseExpiry().orElseThrow()).isBetween(earliest, latest));
   }
 
-  /**
-   * A store that records grant times shows each holder's between the two clock readings taken
-   * around its grant; one that does not shows none.
-   */
+  /** Each holder's grant time lies between the two clock readings taken around its grant. */
   private void assertGrantTimes(List<Holder> holders, long before, long after) {
-    if (!fixture().recordsGrantTimes()) {
-      assertThat(holders).allSatisfy(h -> assertThat(h.since()).isEmpty());
-      return;
-    }
     Instant earliest = nanos(before - ROUNDING_NANOS);
     Instant latest = nanos(after + ROUNDING_NANOS);
     assertThat(holders)

@@ -46,14 +46,6 @@ public abstract class StoreFixture implements AutoCloseable {
   public abstract String storeName();
 
   /**
-   * Whether the store's operator's view tells when each holder was granted ({@code Holder.since}).
-   * The default: it does not, and shows none.
-   */
-  public boolean recordsGrantTimes() {
-    return false;
-  }
-
-  /**
    * For a store that delivers hand-overs asynchronously: makes it deliver {@code granted(marker,
    * 0)} to the listener of {@code store} after every hand-over it published before this call (on
    * Redis: a message on the JVM's wake-up channel, which arrives in order). A store that tells the

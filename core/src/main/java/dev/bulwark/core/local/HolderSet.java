@@ -2,15 +2,16 @@ package dev.bulwark.core.local;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The request ids that hold a bulkhead's permits, so that releasing what is not held changes
- * nothing. A bulkhead of a few permits (the usual case) keeps them in one slot per permit, claimed
- * and freed by compare-and-set: no allocation and a scan of a few longs on the hot path. A larger
- * one uses a concurrent set.
+ * nothing, and when each was granted, for the operator's view. A bulkhead of a few permits (the
+ * usual case) keeps them in one slot per permit, claimed and freed by compare-and-set, its grant
+ * time in the same slot of a second array: no allocation and a scan of a few longs on the hot path.
+ * A larger one uses a concurrent map.
  *
  * <p>The caller takes a permit from the count before it adds, and removes before it gives the
  * permit back to the count, so there are never more ids than slots and an add always finds a free
@@ -26,8 +27,20 @@ final class HolderSet {
 
   private final AtomicLongArray slots;
 
-  /** Ids beyond the slots: a large bulkhead, or one whose limit grew after it was created. */
-  private final Set<Long> large = ConcurrentHashMap.newKeySet();
+  /**
+   * When the id in the same slot was granted (nanos on the {@link LocalClock}); {@link #UNKNOWN}
+   * from before the id leaves its slot until the next holder's time is written.
+   */
+  private final AtomicLongArray since;
+
+  /** Marks a slot whose holder's grant time is not written (yet). */
+  private static final long UNKNOWN = 0;
+
+  /**
+   * Ids beyond the slots, with their grant times: a large bulkhead, or one whose limit grew after
+   * it was created.
+   */
+  private final Map<Long, Long> large = new ConcurrentHashMap<>();
 
   HolderSet(int limit) {
     // a power of two at least the limit: an id's home slot is a mask, not a division
@@ -37,12 +50,16 @@ final class HolderSet {
     for (int i = 0; i < slots.length(); i++) {
       slots.set(i, FREE);
     }
+    since = new AtomicLongArray(slots.length());
   }
 
-  /** Adds a holder of a bulkhead of {@code limit} permits that has just taken one. */
-  void add(long requestId, int limit) {
+  /**
+   * Adds a holder of a bulkhead of {@code limit} permits that has just taken one, granted at {@code
+   * sinceNanos}.
+   */
+  void add(long requestId, int limit, long sinceNanos) {
     if (limit > slots.length() || slots.length() == 0) {
-      large.add(requestId);
+      large.put(requestId, sinceNanos);
       return;
     }
     int length = slots.length();
@@ -50,6 +67,7 @@ final class HolderSet {
     while (true) {
       for (int tried = 0; tried < length; tried++) {
         if (slots.get(slot) == FREE && slots.compareAndSet(slot, FREE, requestId)) {
+          since.set(slot, sinceNanos);
           return;
         }
         if (++slot == length) {
@@ -67,27 +85,41 @@ final class HolderSet {
     int length = slots.length();
     int slot = home(requestId);
     for (int tried = 0; tried < length; tried++) {
-      if (slots.get(slot) == requestId && slots.compareAndSet(slot, requestId, FREE)) {
-        return true;
+      if (slots.get(slot) == requestId) {
+        // cleared while the slot is still this id's, so no reader pairs the next id with this time
+        since.set(slot, UNKNOWN);
+        if (slots.compareAndSet(slot, requestId, FREE)) {
+          return true;
+        }
       }
       if (++slot == length) {
         slot = 0;
       }
     }
-    return !large.isEmpty() && large.remove(requestId);
+    return !large.isEmpty() && large.remove(requestId) != null;
   }
 
-  /** The ids holding now, for operators: read slot by slot, so not one atomic instant. */
-  List<Long> ids() {
-    List<Long> ids = new ArrayList<>(large);
+  /**
+   * The holders now, for operators: read slot by slot, so not one atomic instant. A holder whose
+   * grant time is being written at this instant is shown as granted {@code nowNanos}.
+   */
+  List<Held> holders(long nowNanos) {
+    List<Held> holders = new ArrayList<>(slots.length() + large.size());
+    large.forEach((id, granted) -> holders.add(new Held(id, granted)));
     for (int i = 0; i < slots.length(); i++) {
       long id = slots.get(i);
-      if (id != FREE) {
-        ids.add(id);
+      long granted = since.get(i);
+      // read again: an id that left its slot meanwhile may have been paired with the next one's
+      // time
+      if (id != FREE && slots.get(i) == id) {
+        holders.add(new Held(id, granted == UNKNOWN ? nowNanos : granted));
       }
     }
-    return ids;
+    return holders;
   }
+
+  /** One holder: its request id and when it was granted (nanos on the {@link LocalClock}). */
+  record Held(long requestId, long sinceNanos) {}
 
   /** Where an id's search starts: uncontended, its own slot, found at the first look. */
   private int home(long requestId) {

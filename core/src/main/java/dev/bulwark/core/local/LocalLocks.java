@@ -7,13 +7,12 @@ import dev.bulwark.spi.GrantListener;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -141,11 +140,17 @@ final class LocalLocks implements LockStore {
   private static final class KeyState {
     private long writer;
 
+    /** When the writer was granted (nanos on the {@link LocalClock}). */
+    private long writerSince;
+
     /** The token of this key's last write grant while the key has state; 0 before the first. */
     private long lastWriteToken;
 
-    /** Held by id, so that a release of a request that holds nothing changes nothing. */
-    private final Set<Long> readers = new HashSet<>();
+    /**
+     * Held by id, so that a release of a request that holds nothing changes nothing, with when each
+     * was granted (nanos on the {@link LocalClock}).
+     */
+    private final Map<Long, Long> readers = new HashMap<>();
 
     /** Queued requests in arrival order; created on first contention, like the next one. */
     private LinkedHashMap<Long, LockMode> queue;
@@ -171,8 +176,10 @@ final class LocalLocks implements LockStore {
       return new LockKeySnapshot(
           name,
           key,
-          writer == 0 ? Optional.empty() : Optional.of(LocalStore.holder(writer)),
-          readers.stream().map(LocalStore::holder).toList(),
+          writer == 0 ? Optional.empty() : Optional.of(LocalStore.holder(writer, writerSince)),
+          readers.entrySet().stream()
+              .map(r -> LocalStore.holder(r.getKey(), r.getValue()))
+              .toList(),
           queue == null ? 0 : queue.size());
     }
 
@@ -183,10 +190,11 @@ final class LocalLocks implements LockStore {
     private long take(Family family, LockMode mode, long requestId) {
       if (mode == LockMode.WRITE) {
         writer = requestId;
+        writerSince = LocalClock.nowNanos();
         lastWriteToken = family.fencing.incrementAndGet();
         return lastWriteToken;
       }
-      readers.add(requestId);
+      readers.putIfAbsent(requestId, LocalClock.nowNanos());
       return lastWriteToken != 0 ? lastWriteToken : family.fencing.get();
     }
 
@@ -198,7 +206,7 @@ final class LocalLocks implements LockStore {
         writer = 0;
         return true;
       }
-      return readers.remove(requestId);
+      return readers.remove(requestId) != null;
     }
 
     /** Grants from the head of the queue while the head is compatible; FIFO, no overtaking. */

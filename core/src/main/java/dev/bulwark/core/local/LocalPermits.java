@@ -55,7 +55,9 @@ final class LocalPermits implements PermitStore {
       return new BulkheadSnapshot(
           spec.name(),
           spec.limit(),
-          bulkhead.holders.ids().stream().map(LocalStore::holder).toList(),
+          bulkhead.holders.holders(LocalClock.nowNanos()).stream()
+              .map(h -> LocalStore.holder(h.requestId(), h.sinceNanos()))
+              .toList(),
           bulkhead.queue.size());
     }
   }
@@ -94,12 +96,12 @@ final class LocalPermits implements PermitStore {
 
     Grant acquire(int limit, long requestId, boolean mayQueue, GrantListener listener) {
       if (queued == 0 && tryTake(limit)) {
-        holders.add(requestId, limit);
+        holders.add(requestId, limit, LocalClock.nowNanos());
         return Grant.GRANTED;
       }
       synchronized (this) {
         if (queue.isEmpty() && tryTake(limit)) {
-          holders.add(requestId, limit);
+          holders.add(requestId, limit, LocalClock.nowNanos());
           return Grant.GRANTED;
         }
         if (!mayQueue) {
@@ -142,7 +144,7 @@ final class LocalPermits implements PermitStore {
     private void handOver(int limit, long self, GrantListener listener) {
       while (!queue.isEmpty() && tryTake(limit)) {
         Long next = queue.iterator().next();
-        holders.add(next, limit);
+        holders.add(next, limit, LocalClock.nowNanos());
         queue.remove(next);
         queued = queue.size();
         if (next != self) {

@@ -8,6 +8,7 @@ import dev.bulwark.spi.LockStore;
 import dev.bulwark.spi.PermitStore;
 import dev.bulwark.spi.RateStore;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -73,8 +74,9 @@ public final class LocalStore implements BulwarkStore {
   /** The instance name the local store gives its holders: one JVM, no instance id needed. */
   static final String INSTANCE = "local";
 
-  /** A holder of this JVM, whose lease never expires. */
-  static Holder holder(long requestId) {
-    return new Holder(INSTANCE, requestId, Optional.empty());
+  /** A holder of this JVM, whose lease never expires, granted at {@code sinceNanos}. */
+  static Holder holder(long requestId, long sinceNanos) {
+    return new Holder(
+        INSTANCE, requestId, Optional.empty(), Optional.of(Instant.ofEpochSecond(0, sinceNanos)));
   }
 }

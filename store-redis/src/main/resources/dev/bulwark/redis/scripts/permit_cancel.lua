@@ -2,16 +2,17 @@
 -- the permit had been handed over meanwhile and the caller keeps it, -1 when nothing is held.
 -- With ARGV[4] = '1' (a caller that lost the reply of its acquire or poll and gives the request
 -- up) a permit it was granted is released too.
--- KEYS: holders, queue, waiters. ARGV: member, limit, key prefix, release a grant.
-local holders, queue, waiters = KEYS[1], KEYS[2], KEYS[3]
+-- KEYS: holders, queue, waiters, state. ARGV: member, limit, key prefix, release a grant.
+local holders, queue, waiters, state = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local member = ARGV[1]
-local now = math.floor(server_micros() / 1000)
+local now_micros = server_micros()
+local now = math.floor(now_micros / 1000)
 withdraw(queue, waiters, member)
 if holds_permit(holders, member, now) then
   if ARGV[4] ~= '1' then
     return 1
   end
-  redis.call('ZREM', holders, member)
+  drop_permit(holders, state, member)
 end
-hand_over_permits(holders, queue, waiters, tonumber(ARGV[2]), now, ARGV[3])
+hand_over_permits(holders, queue, waiters, state, tonumber(ARGV[2]), now_micros, ARGV[3])
 return -1

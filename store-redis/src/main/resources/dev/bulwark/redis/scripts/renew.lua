@@ -16,7 +16,7 @@ for n = 1, #ARGV / 2 do
   elseif held and tonumber(held) > now then
     redis.call('ZADD', holders, 'XX', 'GT', int(expiry), member)
     keep_alive(holders, lease)
-    -- a reader keeps the state hash alive, with the token it was granted (a bulkhead has none)
+    -- a holder keeps the state hash alive, with its grant time (and a reader's token)
     keep_alive(state, lease)
   else
     local entry = redis.call('HGET', waiters, member)

@@ -1,5 +1,6 @@
 -- Keyed read-write locks: readers in a sorted set scored by lease expiry (millis); the writer,
--- its lease expiry and the fencing counter in one state hash, so a write grant is one write.
+-- its lease expiry, the fencing counter and every holder's grant time (lib/since.lua) in one state
+-- hash, so a write grant is one write.
 --
 -- Fencing tokens grow strictly per key, across expiry and failover: a write grant takes
 -- max(last token + 1, server clock in micros), so a counter that expired with an idle key, or a
@@ -17,7 +18,7 @@ local function live_writer(state, now)
   if tonumber(writer[2]) > now then
     return writer[1]
   end
-  redis.call('HDEL', state, 'writer', 'writer_until')
+  redis.call('HDEL', state, 'writer', 'writer_until', 'since:' .. writer[1])
   return nil
 end
 
@@ -26,7 +27,8 @@ local function grant_write(state, member, expiry, last_fence, now_micros)
   if last_fence then
     token = math.max(tonumber(last_fence) + 1, now_micros)
   end
-  redis.call('HSET', state, 'writer', member, 'writer_until', int(expiry), 'fence', int(token))
+  redis.call('HSET', state, 'writer', member, 'writer_until', int(expiry), 'fence', int(token),
+    'since:' .. member, int(now_micros))
   return token
 end
 
@@ -39,8 +41,11 @@ local function read_token(state, fence, now_micros)
   return now_micros
 end
 
+-- (a member that reads already only has its lease set again, and keeps its grant time)
 local function grant_read(readers, state, member, expiry, fence, now_micros, lease)
-  redis.call('ZADD', readers, int(expiry), member)
+  if redis.call('ZADD', readers, int(expiry), member) == 1 then
+    record_since(state, member, now_micros)
+  end
   local token = read_token(state, fence, now_micros)
   keep_alive(state, lease)
   return token
@@ -49,7 +54,7 @@ end
 -- Drops expired holders, then grants queued requests from the head while the lock allows: a run
 -- of readers together, or one writer; a writer at the head holds back every reader behind it.
 local function hand_over_locks(readers, state, queue, waiters, now, now_micros, prefix)
-  redis.call('ZREMRANGEBYSCORE', readers, '-inf', now)
+  drop_expired(readers, state, now)
   if live_writer(state, now) then
     return
   end
@@ -87,11 +92,15 @@ local function held_token(readers, state, member, now_micros)
   return nil
 end
 
--- Takes back what the member holds; whether it held anything.
+-- Takes back what the member holds, with its grant time; whether it held anything.
 local function drop_holder(readers, state, member)
   if redis.call('HGET', state, 'writer') == member then
-    redis.call('HDEL', state, 'writer', 'writer_until')
+    redis.call('HDEL', state, 'writer', 'writer_until', 'since:' .. member)
     return true
   end
-  return redis.call('ZREM', readers, member) == 1
+  if redis.call('ZREM', readers, member) == 0 then
+    return false
+  end
+  drop_since(state, member)
+  return true
 end
