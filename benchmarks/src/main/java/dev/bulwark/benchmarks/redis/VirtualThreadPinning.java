@@ -14,8 +14,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import jdk.jfr.Recording;
@@ -36,7 +37,9 @@ import redis.clients.jedis.Jedis;
  * <p>Needs Java 21 or later; the module is compiled for 17, so virtual threads are reached through
  * reflection. On an older JVM it says so and ends with status 2.
  *
- * <p>Arguments: {@code rounds=N} (default 3).
+ * <p>Arguments: {@code rounds=N} (default 3). {@code -Dbulwark.bench.pinned-stacks=true} prints
+ * every pinned event whole, with its stack (raise Flight Recorder's stack depth, 64 frames, with
+ * {@code -XX:FlightRecorderOptions:stackdepth=N} to see deep ones entire).
  */
 public final class VirtualThreadPinning {
 
@@ -115,7 +118,7 @@ public final class VirtualThreadPinning {
       BulkheadHandle bulkhead = engine.programmatic().bulkhead(BULKHEAD);
       bulkhead.acquire().close(); // connects and loads the scripts before the clock starts
       platform.resetPeakThreadCount();
-      AtomicLong failures = new AtomicLong();
+      Map<String, LongAdder> failures = new ConcurrentHashMap<>();
       recording.start();
       long start = System.nanoTime();
       List<Thread> started = new ArrayList<>(THREADS);
@@ -131,7 +134,7 @@ public final class VirtualThreadPinning {
                       permit.close();
                     }
                   } catch (RuntimeException | InterruptedException e) {
-                    failures.incrementAndGet();
+                    failures.computeIfAbsent(rootCause(e), k -> new LongAdder()).increment();
                   }
                 });
         thread.start();
@@ -152,7 +155,10 @@ public final class VirtualThreadPinning {
           pinned.count,
           pinned.where,
           platform.getPeakThreadCount(),
-          failures.get(),
+          failures.values().stream().mapToLong(LongAdder::sum).sum(),
+          failures.entrySet().stream()
+              .map(e -> e.getValue().sum() + "x " + e.getKey())
+              .collect(Collectors.joining("; ")),
           MachineLoad.oneMinute());
     }
   }
@@ -162,6 +168,16 @@ public final class VirtualThreadPinning {
     recording.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
     recording.enable("jdk.VirtualThreadSubmitFailed");
     return recording;
+  }
+
+  /** The innermost cause's class and message: what made an acquire fail. */
+  private static String rootCause(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = String.valueOf(root.getMessage()).replaceAll("PT-?[0-9.]+S", "PT<d>S");
+    return root.getClass().getSimpleName() + ": " + message;
   }
 
   /** Pins one virtual thread on purpose: it sleeps inside a class initializer. */
@@ -207,6 +223,12 @@ public final class VirtualThreadPinning {
           count++;
           String frame =
               event.getStackTrace() == null ? "?" : cause(event.getStackTrace().getFrames());
+          if (event.hasField("pinnedReason")) {
+            frame = event.getString("pinnedReason") + ": " + frame;
+          }
+          if (Boolean.getBoolean("bulwark.bench.pinned-stacks")) {
+            System.out.println("pinned: " + event);
+          }
           frames.merge(frame, 1L, Long::sum);
         }
         String where =
@@ -224,8 +246,8 @@ public final class VirtualThreadPinning {
 
   /**
    * Where a pinned thread blocked, and why it could not unmount: the top frame, then the nearest
-   * frame that pins (a class initializer or a native method), else the nearest Bulwark or Jedis
-   * frame.
+   * frame that pins (a class initializer or a native method, other than the continuation's own
+   * entry at the bottom of every virtual thread), else the nearest Bulwark or Jedis frame.
    */
   static String cause(List<RecordedFrame> frames) {
     if (frames.isEmpty()) {
@@ -233,7 +255,9 @@ public final class VirtualThreadPinning {
     }
     String top = name(frames.get(0));
     for (RecordedFrame frame : frames) {
-      if (frame.getMethod().getName().equals("<clinit>") || "Native".equals(frame.getType())) {
+      boolean mount = frame.getMethod().getType().getName().equals("jdk.internal.vm.Continuation");
+      if (!mount
+          && (frame.getMethod().getName().equals("<clinit>") || "Native".equals(frame.getType()))) {
         return top + " under " + name(frame) + " (" + frame.getType() + ")";
       }
     }
@@ -261,6 +285,7 @@ public final class VirtualThreadPinning {
       String where,
       int peakPlatformThreads,
       long failures,
+      String failedWith,
       double load) {
 
     static void printHeader() {
@@ -290,7 +315,7 @@ public final class VirtualThreadPinning {
           peakPlatformThreads,
           failures,
           load,
-          where);
+          where + (failedWith.isEmpty() ? "" : "  failed: " + failedWith));
     }
 
     static Result median(List<Result> rounds) {
@@ -305,6 +330,7 @@ public final class VirtualThreadPinning {
           "",
           (int) median(rounds, Result::peakPlatformThreads),
           (long) median(rounds, Result::failures),
+          "",
           median(rounds, Result::load));
     }
 
