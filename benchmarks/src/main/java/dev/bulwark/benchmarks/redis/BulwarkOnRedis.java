@@ -56,6 +56,11 @@ public final class BulwarkOnRedis implements AutoCloseable {
     return engine.programmatic().bulkhead(name);
   }
 
+  /** Another rate limit of the same engine, configured by the overrides. */
+  public RateLimiterHandle rateLimiter(String name) {
+    return engine.programmatic().rateLimiter(name);
+  }
+
   /** Acquire, then release at once. */
   public void bulkhead() {
     bulkhead.acquire().close();
