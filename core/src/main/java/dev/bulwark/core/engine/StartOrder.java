@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -35,7 +36,12 @@ final class StartOrder {
     }
   }
 
-  private final Object asking = new Object();
+  /**
+   * Held across the store's round trip: a lock rather than a monitor, so that a virtual thread
+   * waiting for the store does not pin its carrier (Java 21 to 23 pin inside {@code synchronized}).
+   */
+  private final ReentrantLock asking = new ReentrantLock();
+
   private final ArrayDeque<Place> line = new ArrayDeque<>(); // guarded by this
   private boolean passingOn; // guarded by this: answers left the line but have not started yet
   private final AsyncScheduler async;
@@ -46,11 +52,14 @@ final class StartOrder {
 
   /** Takes a place in line and asks the store, after every older request asked. */
   Grant ask(Place place, Supplier<Grant> request) {
-    synchronized (asking) {
+    asking.lock();
+    try {
       synchronized (this) {
         line.addLast(place);
       }
       return request.get();
+    } finally {
+      asking.unlock();
     }
   }
 
