@@ -40,7 +40,7 @@ final class JpaLocks implements LockStore {
         requestId,
         step -> {
           grantFromQueue(step, spec);
-          ClaimRow mine = step.mine(requestId);
+          Claim mine = step.mine(requestId);
           if (mine != null) {
             return mine.held() ? Grant.granted(mine.token()) : Grant.QUEUED;
           }
@@ -68,7 +68,7 @@ final class JpaLocks implements LockStore {
         requestId,
         step -> {
           grantFromQueue(step, spec);
-          ClaimRow mine = step.mine(requestId);
+          Claim mine = step.mine(requestId);
           if (mine == null) {
             return Grant.REJECTED;
           }
@@ -85,7 +85,7 @@ final class JpaLocks implements LockStore {
         key,
         requestId,
         step -> {
-          ClaimRow mine = step.mine(requestId);
+          Claim mine = step.mine(requestId);
           if (mine != null && !mine.held()) {
             step.remove(mine);
             mine = null;
@@ -105,7 +105,7 @@ final class JpaLocks implements LockStore {
         key,
         requestId,
         step -> {
-          ClaimRow mine = step.mine(requestId);
+          Claim mine = step.mine(requestId);
           boolean held = mine != null && mine.held();
           if (held) {
             step.remove(mine);
@@ -135,7 +135,7 @@ final class JpaLocks implements LockStore {
 
   /** Grants from the head of the queue while the head is compatible; no overtaking. */
   private static void grantFromQueue(Step step, LockSpec spec) {
-    for (ClaimRow queued : step.queue()) {
+    for (Claim queued : step.queue()) {
       if (!compatible(step, queued.mode())) {
         return;
       }
@@ -145,7 +145,7 @@ final class JpaLocks implements LockStore {
 
   private static boolean compatible(Step step, String mode) {
     boolean anyHolder = false;
-    for (ClaimRow holder : step.holders()) {
+    for (Claim holder : step.holders()) {
       if (holder.mode().equals(WRITE)) {
         return false;
       }
@@ -156,10 +156,10 @@ final class JpaLocks implements LockStore {
 
   private static long take(Step step, String mode) {
     if (mode.equals(WRITE)) {
-      long token = step.limit().nextFencingToken();
+      long token = step.nextFencingToken();
       step.wrote(token);
       return token;
     }
-    return step.lastToken() != 0 ? step.lastToken() : step.limit().fencing();
+    return step.lastToken() != 0 ? step.lastToken() : step.fencing();
   }
 }

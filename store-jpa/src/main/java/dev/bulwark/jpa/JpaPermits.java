@@ -37,7 +37,7 @@ final class JpaPermits implements PermitStore {
         requestId,
         step -> {
           handOver(step, spec);
-          ClaimRow mine = step.mine(requestId);
+          Claim mine = step.mine(requestId);
           if (mine != null) {
             return mine.held() ? Grant.GRANTED : Grant.QUEUED;
           }
@@ -76,7 +76,7 @@ final class JpaPermits implements PermitStore {
         "",
         requestId,
         step -> {
-          ClaimRow mine = step.mine(requestId);
+          Claim mine = step.mine(requestId);
           if (mine != null && !mine.held()) {
             step.remove(mine);
             mine = null;
@@ -95,7 +95,7 @@ final class JpaPermits implements PermitStore {
         "",
         requestId,
         step -> {
-          ClaimRow mine = step.mine(requestId);
+          Claim mine = step.mine(requestId);
           boolean held = mine != null && mine.held();
           if (held) {
             step.remove(mine);
@@ -121,7 +121,7 @@ final class JpaPermits implements PermitStore {
         (int) live.stream().filter(row -> !row.held()).count());
   }
 
-  private static Grant answer(ClaimRow mine) {
+  private static Grant answer(Claim mine) {
     if (mine == null) {
       return Grant.REJECTED;
     }
@@ -131,7 +131,7 @@ final class JpaPermits implements PermitStore {
   /** Grants free permits to the head of the queue. */
   private static void handOver(Step step, PermitSpec spec) {
     int held = step.holders().size();
-    for (ClaimRow queued : step.queue()) {
+    for (Claim queued : step.queue()) {
       if (held >= spec.limit()) {
         return;
       }

@@ -1,56 +1,70 @@
 package dev.bulwark.jpa;
 
-import dev.bulwark.jpa.entity.ClaimRow;
-import dev.bulwark.jpa.entity.LimitRow;
 import dev.bulwark.jpa.entity.RowIds;
-import jakarta.persistence.EntityManager;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One atomic step on the requests of a bulkhead or a lock key, inside the transaction that locked
- * the limit's row: the live requests in arrival order (expired ones are deleted on loading, which
- * is how a lease runs out), and the hand-overs made, to be told after the commit.
+ * the limit's row: the live requests in arrival order (expired ones are deleted, which is how a
+ * lease runs out), the changes to write when the step ends, and the hand-overs made, to be told
+ * after the commit. A request granted at once takes no arrival number (only the queue is ordered),
+ * so a step that changes neither counter leaves the limit's row as it was.
  */
 final class Step {
 
-  private final EntityManager em;
-  private final LimitRow limit;
+  private final String limitId;
   private final String keyHash;
   private final String instance;
   private final long nowMicros;
-  private final List<ClaimRow> live;
-  private final List<ClaimRow> handedOver = new ArrayList<>();
+  private final long storedFencing;
+  private final long storedNextSeq;
+  private final List<Claim> live = new ArrayList<>();
+  private final List<String> deleted = new ArrayList<>();
+  private final List<Claim> added = new ArrayList<>();
+  private final List<Claim> handedOver = new ArrayList<>();
+  private long fencing;
+  private long nextSeq;
   private long lastToken;
 
-  Step(EntityManager em, LimitRow limit, String keyHash, String instance, long nowMicros) {
-    this.em = em;
-    this.limit = limit;
+  /**
+   * @param claims the key's rows in arrival order, expired ones included
+   */
+  Step(
+      String limitId,
+      String keyHash,
+      String instance,
+      long nowMicros,
+      long fencing,
+      long nextSeq,
+      List<Claim> claims) {
+    this.limitId = limitId;
     this.keyHash = keyHash;
     this.instance = instance;
     this.nowMicros = nowMicros;
-    this.live = new ArrayList<>();
-    List<ClaimRow> rows =
-        em.createQuery(
-                "SELECT c FROM ClaimRow c WHERE c.limitId = :limit AND c.keyHash = :key"
-                    + " ORDER BY c.seq",
-                ClaimRow.class)
-            .setParameter("limit", limit.id())
-            .setParameter("key", keyHash)
-            .getResultList();
-    for (ClaimRow row : rows) {
+    this.storedFencing = fencing;
+    this.fencing = fencing;
+    this.storedNextSeq = nextSeq;
+    this.nextSeq = nextSeq;
+    for (Claim claim : claims) {
       // every holder of a key carries the token of its last write, expired ones included
-      lastToken = Math.max(lastToken, row.token());
-      if (row.liveAt(nowMicros)) {
-        live.add(row);
+      lastToken = Math.max(lastToken, claim.token());
+      if (claim.liveAt(nowMicros)) {
+        live.add(claim);
       } else {
-        em.remove(row);
+        deleted.add(claim.id());
       }
     }
   }
 
-  LimitRow limit() {
-    return limit;
+  /** The last write token given out under the limit's name. */
+  long fencing() {
+    return fencing;
+  }
+
+  /** Takes the name's next write token, which the step's end writes to the limit's row. */
+  long nextFencingToken() {
+    return ++fencing;
   }
 
   /** The token of the key's last write while the key has rows, else 0. */
@@ -66,63 +80,85 @@ final class Step {
    * The live request {@code requestId} of this JVM, or null. The caller learns of a grant from its
    * answer, so a hand-over not yet told is not told again.
    */
-  ClaimRow mine(long requestId) {
-    for (ClaimRow row : live) {
-      if (row.requestId() == requestId && row.instance().equals(instance)) {
-        if (row.notice()) {
-          row.told();
+  Claim mine(long requestId) {
+    for (Claim claim : live) {
+      if (claim.requestId() == requestId && claim.instance().equals(instance)) {
+        if (claim.notice()) {
+          claim.told();
         }
-        return row;
+        return claim;
       }
     }
     return null;
   }
 
-  List<ClaimRow> holders() {
-    return live.stream().filter(ClaimRow::held).toList();
+  List<Claim> holders() {
+    return live.stream().filter(Claim::held).toList();
   }
 
   /** The queued requests, oldest first. */
-  List<ClaimRow> queue() {
-    return live.stream().filter(r -> !r.held()).toList();
+  List<Claim> queue() {
+    return live.stream().filter(c -> !c.held()).toList();
   }
 
-  /** Adds a request of this JVM, as a holder with {@code token} or (token -1) queued. */
+  /**
+   * Adds a request of this JVM, as a holder with {@code token} or (held false) queued behind every
+   * request queued so far.
+   */
   void add(long requestId, String mode, long leaseMillis, boolean held, long token) {
-    ClaimRow row =
-        new ClaimRow(
-            RowIds.claim(limit.id(), keyHash, instance, requestId),
-            limit.id(),
-            keyHash,
+    long leaseMicros = leaseMillis * 1000;
+    // a holder is never ordered: it shares the number the next queued request takes
+    long seq = held ? nextSeq : nextSeq++;
+    Claim claim =
+        Claim.request(
+            RowIds.claim(limitId, keyHash, instance, requestId),
             instance,
             requestId,
             mode,
-            limit.nextSeq(),
-            until(leaseMillis));
+            seq,
+            nowMicros + leaseMicros);
     if (held) {
-      row.hold(token, nowMicros, until(leaseMillis), false);
+      claim.hold(token, nowMicros, leaseMicros, false);
     }
-    em.persist(row);
-    live.add(row);
+    added.add(claim);
+    live.add(claim);
   }
 
-  void remove(ClaimRow row) {
-    live.remove(row);
-    em.remove(row);
+  void remove(Claim claim) {
+    live.remove(claim);
+    if (!added.remove(claim)) {
+      deleted.add(claim.id());
+    }
   }
 
   /** Grants a queued request; its JVM is told after the commit. */
-  void handOver(ClaimRow queued, long token, long leaseMillis) {
-    queued.hold(token, nowMicros, until(leaseMillis), !queued.instance().equals(instance));
+  void handOver(Claim queued, long token, long leaseMillis) {
+    queued.hold(token, nowMicros, leaseMillis * 1000, !queued.instance().equals(instance));
     handedOver.add(queued);
   }
 
   /** The hand-overs this step made, in order. */
-  List<ClaimRow> handedOver() {
+  List<Claim> handedOver() {
     return handedOver;
   }
 
-  private long until(long leaseMillis) {
-    return nowMicros + leaseMillis * 1000;
+  /** The statements that write what this step changed, none when it changed nothing. */
+  List<Sql> writes(ClaimSql sql) {
+    List<Sql> writes = new ArrayList<>();
+    if (!deleted.isEmpty()) {
+      writes.add(sql.delete(deleted));
+    }
+    for (Claim claim : live) {
+      if (claim.changed() && !added.contains(claim)) {
+        writes.add(sql.update(claim));
+      }
+    }
+    for (Claim claim : added) {
+      writes.add(sql.insert(limitId, keyHash, claim));
+    }
+    if (fencing != storedFencing || nextSeq != storedNextSeq) {
+      writes.add(sql.counters(limitId, fencing, nextSeq));
+    }
+    return writes;
   }
 }

@@ -1,5 +1,6 @@
 package dev.bulwark.jpa.entity;
 
+import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -9,9 +10,11 @@ import jakarta.persistence.Table;
 /**
  * A request of one JVM on a bulkhead or a lock key: a holder ({@link #held}) or a queued request,
  * both leased. Rows of a limit are read and changed only while its {@link LimitRow} is locked;
- * renewal and the cleanup task touch them by id and expiry alone.
+ * renewal and the cleanup task touch them by id and expiry alone. The store's steps write these
+ * rows with statements of their own, so no provider may keep them in a shared cache.
  */
 @Entity
+@Cacheable(false)
 @Table(
     name = "bulwark_claim",
     indexes = {
@@ -72,25 +75,6 @@ public class ClaimRow {
 
   protected ClaimRow() {}
 
-  public ClaimRow(
-      String id,
-      String limitId,
-      String keyHash,
-      String instance,
-      long requestId,
-      String mode,
-      long seq,
-      long expiresAt) {
-    this.id = id;
-    this.limitId = limitId;
-    this.keyHash = keyHash;
-    this.instance = instance;
-    this.requestId = requestId;
-    this.mode = mode;
-    this.seq = seq;
-    this.expiresAt = expiresAt;
-  }
-
   public String instance() {
     return instance;
   }
@@ -127,17 +111,6 @@ public class ClaimRow {
 
   public boolean liveAt(long nowMicros) {
     return expiresAt > nowMicros;
-  }
-
-  /**
-   * Makes this request a holder from {@code grantedAt} until {@code expiresAt}, with {@code token}.
-   */
-  public void hold(long token, long grantedAt, long expiresAt, boolean notice) {
-    this.held = true;
-    this.grantedAt = grantedAt;
-    this.token = token;
-    this.expiresAt = expiresAt;
-    this.notice = notice;
   }
 
   public void told() {

@@ -1,5 +1,6 @@
 package dev.bulwark.jpa.entity;
 
+import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -10,9 +11,11 @@ import jakarta.persistence.Table;
  * first, so that operations on one limit run one after another and all take their locks in the same
  * order. It is created on first use and never deleted: it carries the fencing counter (tokens keep
  * growing after every key's rows are gone), the queue's arrival counter, the definition a JVM
- * recorded, and a rate limit's state.
+ * recorded, and a rate limit's state. Steps on bulkheads and locks write it with statements of
+ * their own, so no provider may keep it in a shared cache.
  */
 @Entity
+@Cacheable(false)
 @Table(name = "bulwark_limit")
 public class LimitRow {
 
@@ -63,14 +66,6 @@ public class LimitRow {
 
   public String id() {
     return id;
-  }
-
-  public long fencing() {
-    return fencing;
-  }
-
-  public long nextFencingToken() {
-    return ++fencing;
   }
 
   public long nextSeq() {

@@ -1,0 +1,183 @@
+package dev.bulwark.jpa;
+
+import dev.bulwark.jpa.entity.ClaimRow;
+import dev.bulwark.jpa.entity.LimitRow;
+import dev.bulwark.jpa.setup.Dialect;
+import dev.bulwark.jpa.setup.MappedTables;
+import dev.bulwark.jpa.setup.TableNames;
+import jakarta.persistence.EntityManager;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The statements of a step and of renewal on the claim and limit tables, under the names the unit's
+ * provider maps the entities to: the entities define the tables, these statements read and write
+ * them without the provider's entity bookkeeping. Every value is a bound parameter; only the table
+ * names (the provider's) and the database's clock expression are part of the text.
+ */
+final class ClaimSql {
+
+  /** The columns {@link #read} answers after the clock and the limit's two counters. */
+  static final String CLAIM_COLUMNS =
+      "c.id, c.instance, c.request_id, c.claim_mode, c.held, c.seq, c.expires_at, c.granted_at,"
+          + " c.token, c.notice";
+
+  private final Dialect dialect;
+  private final String limits;
+  private final String claims;
+
+  /**
+   * @param limits the limit table's name as SQL refers to it
+   * @param claims the claim table's name as SQL refers to it
+   */
+  ClaimSql(Dialect dialect, String limits, String claims) {
+    this.dialect = dialect;
+    this.limits = limits;
+    this.claims = claims;
+  }
+
+  /** The statements on the tables {@code em}'s unit maps the store's entities to. */
+  static ClaimSql of(Dialect dialect, EntityManager em, TableNames names) {
+    return new ClaimSql(
+        dialect,
+        MappedTables.of(em, LimitRow.class, "bulwark_limit", names),
+        MappedTables.of(em, ClaimRow.class, "bulwark_claim", names));
+  }
+
+  Dialect dialect() {
+    return dialect;
+  }
+
+  /** Locks the limit's row; answers a row only when it exists. */
+  Sql lock(String limitId) {
+    return Sql.of("SELECT id FROM " + limits + " WHERE id = ? FOR UPDATE", limitId);
+  }
+
+  /**
+   * The database's clock, the limit's fencing counter and arrival counter, and the claims of a key
+   * in arrival order: one row with no claim columns when the key has none, no row when the limit
+   * does not exist. Run after {@link #lock}, in a statement of its own, so that it sees what the
+   * step before committed and reads the clock after the wait for the lock.
+   */
+  Sql read(String limitId, String keyHash) {
+    return Sql.of(
+        "SELECT "
+            + dialect.nowMicros()
+            + ", l.fencing, l.next_seq, "
+            + CLAIM_COLUMNS
+            + " FROM "
+            + limits
+            + " l LEFT JOIN "
+            + claims
+            + " c ON c.limit_id = l.id AND c.key_hash = ? WHERE l.id = ? ORDER BY c.seq",
+        keyHash,
+        limitId);
+  }
+
+  Sql insert(String limitId, String keyHash, Claim claim) {
+    return Sql.of(
+        "INSERT INTO "
+            + claims
+            + " (id, limit_id, key_hash, instance, request_id, claim_mode, held, seq, expires_at,"
+            + " granted_at, token, notice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        claim.id(),
+        limitId,
+        keyHash,
+        claim.instance(),
+        claim.requestId(),
+        claim.mode(),
+        claim.held(),
+        claim.seq(),
+        claim.expiresAt(),
+        claim.grantedAt(),
+        claim.token(),
+        claim.notice());
+  }
+
+  /** Writes what a step may change of a claim: its grant and whether its JVM was told. */
+  Sql update(Claim claim) {
+    return Sql.of(
+        "UPDATE "
+            + claims
+            + " SET held = ?, expires_at = ?, granted_at = ?, token = ?, notice = ? WHERE id = ?",
+        claim.held(),
+        claim.expiresAt(),
+        claim.grantedAt(),
+        claim.token(),
+        claim.notice(),
+        claim.id());
+  }
+
+  Sql delete(List<String> ids) {
+    return new Sql(
+        "DELETE FROM " + claims + " WHERE id IN (" + placeholders(ids.size()) + ")",
+        List.copyOf(ids));
+  }
+
+  Sql counters(String limitId, long fencing, long nextSeq) {
+    return Sql.of(
+        "UPDATE " + limits + " SET fencing = ?, next_seq = ? WHERE id = ?",
+        fencing,
+        nextSeq,
+        limitId);
+  }
+
+  /**
+   * Extends the leases of the given ids that have not run out, each by its length in microseconds,
+   * from the database's now: one statement whatever the lengths (usually all are one).
+   */
+  Sql renew(Map<Long, List<String>> idsByLeaseMicros) {
+    List<Object> parameters = new ArrayList<>();
+    StringBuilder lease = new StringBuilder();
+    if (idsByLeaseMicros.size() == 1) {
+      lease.append('?');
+      parameters.add(idsByLeaseMicros.keySet().iterator().next());
+    } else {
+      lease.append("CASE");
+      idsByLeaseMicros.forEach(
+          (micros, ids) -> {
+            lease.append(" WHEN id IN (").append(placeholders(ids.size())).append(") THEN ?");
+            parameters.addAll(ids);
+            parameters.add(micros);
+          });
+      lease.append(" END");
+    }
+    List<String> all = idsByLeaseMicros.values().stream().flatMap(List::stream).toList();
+    parameters.addAll(all);
+    return new Sql(
+        "UPDATE "
+            + claims
+            + " SET expires_at = "
+            + dialect.nowMicros()
+            + " + "
+            + lease
+            + " WHERE id IN ("
+            + placeholders(all.size())
+            + ") AND expires_at > "
+            + dialect.nowMicros(),
+        parameters);
+  }
+
+  /** The ids of {@code ids} whose lease has not run out. */
+  Sql live(List<String> ids) {
+    return new Sql(
+        "SELECT id FROM "
+            + claims
+            + " WHERE id IN ("
+            + placeholders(ids.size())
+            + ") AND expires_at > "
+            + dialect.nowMicros(),
+        List.copyOf(ids));
+  }
+
+  /** PostgreSQL: wakes the JVM listening on {@code channel} when the transaction commits. */
+  static Sql notify(String channel) {
+    return Sql.of("SELECT pg_notify(?, '')", channel);
+  }
+
+  private static String placeholders(int count) {
+    return String.join(", ", Collections.nCopies(count, "?"));
+  }
+}
