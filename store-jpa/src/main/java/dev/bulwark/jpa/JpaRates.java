@@ -19,19 +19,45 @@ import java.util.Optional;
  * database's clock in nanoseconds: SMOOTH and FIXED keep their two longs on the limit row, ROLLING
  * keeps its grant times as rows, deleting the ones that left the window and appending one per
  * grant.
+ *
+ * <p>SMOOTH and FIXED reserve optimistically first ({@link RateRow}): the state and the clock are
+ * read without a lock, a rejection writes nothing, and a grant swaps the state only if no other
+ * call changed it since. So no call holds the limit's row while its JVM computes, and one slow JVM
+ * cannot hold up the others. A call that loses the swap {@link #OPTIMISTIC_ATTEMPTS} times, a limit
+ * without a row or state yet, and every ROLLING limit take the locked path: lock the row, then read
+ * the clock, decide and write, so that a caller who keeps losing still gets its turn.
  */
 final class JpaRates implements RateStore {
 
+  /** Swaps a call may lose to other calls before it takes the locked path. */
+  static final int OPTIMISTIC_ATTEMPTS = 2;
+
   private final StoreCore core;
   private final Definitions definitions;
+  private final RateRow row;
 
-  JpaRates(StoreCore core, Definitions definitions) {
+  JpaRates(StoreCore core, Definitions definitions, RateRow row) {
     this.core = core;
     this.definitions = definitions;
+    this.row = row;
   }
 
   @Override
   public RateDecision reserve(RateSpec spec, long maxWaitNanos) {
+    if (spec.type() != RateLimitType.ROLLING) {
+      String id = RowIds.limit(StoreCore.RATES, spec.name());
+      for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+        Attempt outcome =
+            core.transactions()
+                .run("reserve a rate permit", em -> optimistic(em, id, spec, maxWaitNanos));
+        if (outcome.decision() != null) {
+          return outcome.decision();
+        }
+        if (outcome.lockNeeded()) {
+          break;
+        }
+      }
+    }
     return core.transactions()
         .run(
             "reserve a rate permit",
@@ -44,6 +70,31 @@ final class JpaRates implements RateStore {
               store(em, limit, log, step);
               return step.decision();
             });
+  }
+
+  private Attempt optimistic(EntityManager em, String id, RateSpec spec, long maxWaitNanos) {
+    RateRow.Stored stored = row.read(em, id);
+    if (stored == null) {
+      return Attempt.LOCK;
+    }
+    RateStep step = stored.state().reserve(spec, stored.nowNanos(), maxWaitNanos);
+    if (step.next().equals(stored.state())) {
+      // a rejection: decided on a state that was current when read, nothing to write
+      return new Attempt(step.decision(), false);
+    }
+    if (row.swap(em, id, stored.state(), step.next())) {
+      return new Attempt(step.decision(), false);
+    }
+    return Attempt.LOST;
+  }
+
+  /**
+   * How an optimistic attempt ended: with a decision, or without one because another call changed
+   * the state first (run again) or because the limit needs the locked path.
+   */
+  private record Attempt(RateDecision decision, boolean lockNeeded) {
+    static final Attempt LOST = new Attempt(null, false);
+    static final Attempt LOCK = new Attempt(null, true);
   }
 
   /**

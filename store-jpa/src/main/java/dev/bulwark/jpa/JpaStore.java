@@ -3,6 +3,7 @@ package dev.bulwark.jpa;
 import dev.bulwark.jpa.setup.Dialect;
 import dev.bulwark.jpa.setup.JpaSettings;
 import dev.bulwark.jpa.setup.StoreUnit;
+import dev.bulwark.jpa.setup.TableNames;
 import dev.bulwark.jpa.tx.OutageGate;
 import dev.bulwark.jpa.tx.ResourceLocalUnitOfWork;
 import dev.bulwark.jpa.tx.Transactions;
@@ -57,7 +58,11 @@ public final class JpaStore implements BulwarkStore {
     Inspection inspection = new Inspection(core);
     this.permits = new JpaPermits(core, definitions, inspection);
     this.locks = new JpaLocks(core, inspection);
-    this.rates = new JpaRates(core, definitions);
+    this.rates =
+        new JpaRates(
+            core,
+            definitions,
+            new RateRow(dialect, new TableNames(settings.tablePrefix()).physical("bulwark_limit")));
     this.renewal = new Renewal(core);
     this.wakeUpCheckInterval = settings.wakeUpCheckInterval();
     WakeUpSignal signal =

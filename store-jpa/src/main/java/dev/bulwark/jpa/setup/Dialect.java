@@ -9,25 +9,34 @@ import java.util.Locale;
  */
 public enum Dialect {
   /** {@code clock_timestamp()}: the time of the call ({@code now()} is the transaction's start). */
-  POSTGRESQL("SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"),
+  POSTGRESQL("CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)"),
   /** {@code SYSDATE(6)}: the time of the call ({@code NOW(6)} is the statement's start). */
-  MARIADB("SELECT CAST(UNIX_TIMESTAMP(SYSDATE(6)) * 1000000 AS SIGNED)"),
+  MARIADB("CAST(UNIX_TIMESTAMP(SYSDATE(6)) * 1000000 AS SIGNED)"),
   /**
    * H2 2.x has no clock of the call: {@code CURRENT_TIMESTAMP} is the start of the transaction. The
    * store's transactions are short, and a time a little early only lets a lease live that much
    * longer and a rate limit wait that much more.
    */
-  H2("SELECT CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000000 AS BIGINT)");
+  H2("CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000000 AS BIGINT)");
 
-  private final String nowMicrosSql;
+  private final String nowMicros;
 
-  Dialect(String nowMicrosSql) {
-    this.nowMicrosSql = nowMicrosSql;
+  Dialect(String nowMicros) {
+    this.nowMicros = nowMicros;
   }
 
   /** A native query answering the database's time in microseconds since the epoch. */
   public String nowMicrosSql() {
-    return nowMicrosSql;
+    return "SELECT " + nowMicros;
+  }
+
+  /**
+   * The database's time in microseconds since the epoch as an SQL expression, to read the clock in
+   * the same statement as a row: evaluated when the row is projected, after the statement's
+   * snapshot is taken.
+   */
+  public String nowMicros() {
+    return nowMicros;
   }
 
   /** The shipped DDL of this database in the bulwark-jpa jar. */
