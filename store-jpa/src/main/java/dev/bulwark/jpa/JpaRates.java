@@ -4,6 +4,7 @@ import dev.bulwark.RateLimitSnapshot;
 import dev.bulwark.RateLimitType;
 import dev.bulwark.core.rate.RateState;
 import dev.bulwark.core.rate.RateStep;
+import dev.bulwark.jpa.ReservationBatches.Reservation;
 import dev.bulwark.jpa.entity.LimitRow;
 import dev.bulwark.jpa.entity.RateGrantRow;
 import dev.bulwark.jpa.entity.RowIds;
@@ -11,6 +12,7 @@ import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.RateStore;
 import jakarta.persistence.EntityManager;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,19 +21,36 @@ import java.util.Optional;
  * database's clock in nanoseconds: SMOOTH and FIXED keep their two longs on the limit row, ROLLING
  * keeps its grant times as rows, deleting the ones that left the window and appending one per
  * grant.
+ *
+ * <p>SMOOTH and FIXED reservations of this JVM's callers that come together are decided together
+ * ({@link ReservationBatches}), optimistically first ({@link RateRow}): the state and the clock are
+ * read without a lock, rejections write nothing, and grants swap the state only if no other JVM
+ * changed it since. So no call holds the limit's row while its JVM computes, and one slow JVM
+ * cannot hold up the others. A batch that loses the swap {@link #OPTIMISTIC_ATTEMPTS} times, a
+ * limit without a row or state yet, and every ROLLING reservation take the locked path: lock the
+ * row, then read the clock, decide and write, so that a JVM that keeps losing still gets its turn.
  */
 final class JpaRates implements RateStore {
 
+  /** Swaps a batch may lose to other JVMs before it takes the locked path. */
+  static final int OPTIMISTIC_ATTEMPTS = 5;
+
   private final StoreCore core;
   private final Definitions definitions;
+  private final RateRow row;
+  private final ReservationBatches batches = new ReservationBatches(this::decide);
 
-  JpaRates(StoreCore core, Definitions definitions) {
+  JpaRates(StoreCore core, Definitions definitions, RateRow row) {
     this.core = core;
     this.definitions = definitions;
+    this.row = row;
   }
 
   @Override
   public RateDecision reserve(RateSpec spec, long maxWaitNanos) {
+    if (spec.type() != RateLimitType.ROLLING) {
+      return batches.reserve(spec, maxWaitNanos);
+    }
     return core.transactions()
         .run(
             "reserve a rate permit",
@@ -44,6 +63,79 @@ final class JpaRates implements RateStore {
               store(em, limit, log, step);
               return step.decision();
             });
+  }
+
+  /** Decides a batch of SMOOTH or FIXED reservations on one limit: optimistically, else locked. */
+  private List<RateDecision> decide(List<Reservation> batch) {
+    String name = batch.get(0).spec().name();
+    String id = RowIds.limit(StoreCore.RATES, name);
+    for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+      Attempt outcome =
+          core.transactions()
+              .run("reserve rate permits of " + name, em -> optimistic(em, id, batch));
+      if (outcome.decisions() != null) {
+        return outcome.decisions();
+      }
+      if (outcome.lockNeeded()) {
+        break;
+      }
+    }
+    return core.transactions()
+        .run(
+            "reserve rate permits of " + name,
+            em -> {
+              LimitRow limit = core.lockLimit(em, StoreCore.RATES, name);
+              long now = core.nowMicros(em) * 1000;
+              List<RateGrantRow> log = log(em, limit);
+              Decided decided = Decided.of(stored(limit, log), now, batch);
+              // the batch's limits are SMOOTH or FIXED: a ROLLING log left by a former definition
+              // goes
+              log.forEach(em::remove);
+              long[] longs = decided.next().toLongs();
+              limit.rateState(decided.next().type().name(), longs[0], longs[1]);
+              return decided.decisions();
+            });
+  }
+
+  private Attempt optimistic(EntityManager em, String id, List<Reservation> batch) {
+    RateRow.Stored stored = row.read(em, id);
+    if (stored == null) {
+      return Attempt.LOCK;
+    }
+    Decided decided = Decided.of(stored.state(), stored.nowNanos(), batch);
+    if (decided.next().equals(stored.state())) {
+      // rejections only: decided on a state that was current when read, nothing to write
+      return new Attempt(decided.decisions(), false);
+    }
+    if (row.swap(em, id, stored.state(), decided.next())) {
+      return new Attempt(decided.decisions(), false);
+    }
+    return Attempt.LOST;
+  }
+
+  /**
+   * How an optimistic attempt ended: with the decisions, or without because another JVM changed the
+   * state first (run again) or because the limit needs the locked path.
+   */
+  private record Attempt(List<RateDecision> decisions, boolean lockNeeded) {
+    static final Attempt LOST = new Attempt(null, false);
+    static final Attempt LOCK = new Attempt(null, true);
+  }
+
+  /**
+   * A batch's reservations taken one after another from a state at one time, and the state left.
+   */
+  private record Decided(List<RateDecision> decisions, RateState next) {
+    static Decided of(RateState state, long now, List<Reservation> batch) {
+      List<RateDecision> decisions = new ArrayList<>(batch.size());
+      RateState current = state;
+      for (Reservation reservation : batch) {
+        RateStep step = current.reserve(reservation.spec(), now, reservation.maxWaitNanos());
+        decisions.add(step.decision());
+        current = step.next();
+      }
+      return new Decided(decisions, current);
+    }
   }
 
   /**

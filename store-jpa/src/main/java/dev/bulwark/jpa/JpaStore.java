@@ -60,7 +60,11 @@ public final class JpaStore implements BulwarkStore {
     Inspection inspection = new Inspection(core);
     this.permits = new JpaPermits(core, definitions, inspection);
     this.locks = new JpaLocks(core, inspection);
-    this.rates = new JpaRates(core, definitions);
+    this.rates =
+        new JpaRates(
+            core,
+            definitions,
+            new RateRow(dialect, new TableNames(settings.tablePrefix()).physical("bulwark_limit")));
     this.renewal = new Renewal(core);
     this.wakeUpCheckInterval = settings.wakeUpCheckInterval();
     WakeUpSignal signal =
