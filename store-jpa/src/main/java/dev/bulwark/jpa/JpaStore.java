@@ -61,7 +61,9 @@ public final class JpaStore implements BulwarkStore {
     this.renewal = new Renewal(core);
     this.wakeUpCheckInterval = settings.wakeUpCheckInterval();
     WakeUpSignal signal =
-        dialect == Dialect.POSTGRESQL && notifications != null
+        dialect == Dialect.POSTGRESQL
+                && notifications != null
+                && PostgresNotifications.driverVisible()
             ? new PostgresNotifications(notifications, WakeUps.channel(instance))
             : WakeUpSignal.timer();
     this.wakeUps = new WakeUps(core, listener, signal, settings.wakeUpCheckInterval());
@@ -84,8 +86,9 @@ public final class JpaStore implements BulwarkStore {
   /**
    * A store on transactions made elsewhere (a container): {@code unitOfWork} runs each operation in
    * a new transaction of an entity manager that maps the store's entities, and {@code
-   * notifications}, when not null on PostgreSQL, gives the connection that LISTENs for hand-overs.
-   * {@code resources} is closed with the store.
+   * notifications}, when not null on PostgreSQL, gives the connection that LISTENs for hand-overs
+   * (taken on the thread that opens the store and on the store's wake-up thread; a container's data
+   * source must be asked outside any JTA transaction). {@code resources} is closed with the store.
    */
   public static JpaStore on(
       UnitOfWork unitOfWork,
