@@ -3,6 +3,7 @@ package dev.bulwark.jpa;
 import dev.bulwark.jpa.setup.Dialect;
 import dev.bulwark.jpa.setup.JpaSettings;
 import dev.bulwark.jpa.setup.StoreUnit;
+import dev.bulwark.jpa.setup.TableNames;
 import dev.bulwark.jpa.tx.OutageGate;
 import dev.bulwark.jpa.tx.ResourceLocalUnitOfWork;
 import dev.bulwark.jpa.tx.Transactions;
@@ -52,7 +53,16 @@ public final class JpaStore implements BulwarkStore {
                 "Bulwark JPA store on " + settings.describe(), settings.reconnectInterval()),
             settings.maxAttempts(),
             "Bulwark JPA store");
-    this.core = new StoreCore(transactions, dialect, instance, listener);
+    this.core =
+        new StoreCore(
+            transactions,
+            dialect,
+            instance,
+            listener,
+            new LimitRowInsert(
+                dialect,
+                new TableNames(settings.tablePrefix())
+                    .physical(JpaSettings.DEFAULT_TABLE_PREFIX + "limit")));
     Definitions definitions = new Definitions(core);
     Inspection inspection = new Inspection(core);
     this.permits = new JpaPermits(core, definitions, inspection);

@@ -29,12 +29,19 @@ final class StoreCore {
   private final Dialect dialect;
   private final String instance;
   private final GrantListener listener;
+  private final LimitRowInsert limitRowInsert;
 
-  StoreCore(Transactions transactions, Dialect dialect, String instance, GrantListener listener) {
+  StoreCore(
+      Transactions transactions,
+      Dialect dialect,
+      String instance,
+      GrantListener listener,
+      LimitRowInsert limitRowInsert) {
     this.transactions = transactions;
     this.dialect = dialect;
     this.instance = instance;
     this.listener = listener;
+    this.limitRowInsert = limitRowInsert;
   }
 
   String instance() {
@@ -79,10 +86,9 @@ final class StoreCore {
     String id = RowIds.limit(kind, name);
     LimitRow limit = em.find(LimitRow.class, id, LockModeType.PESSIMISTIC_WRITE);
     if (limit == null) {
-      // a second JVM creating it at once fails on the key and runs its step again
-      limit = new LimitRow(id, kind, name, nowMicros(em));
-      em.persist(limit);
-      em.flush();
+      // another JVM creating it at once: one row between them, and no duplicate-key error
+      limitRowInsert.insertIfAbsent(em, id, kind, name, nowMicros(em));
+      limit = em.find(LimitRow.class, id, LockModeType.PESSIMISTIC_WRITE);
     }
     return limit;
   }
