@@ -12,4 +12,9 @@ class JpaH2StoreTest extends JpaStoreChecks {
   StoreDatabase database() {
     return JpaH2Profile.database();
   }
+
+  @Override
+  String profile() {
+    return JpaH2Profile.PROFILE;
+  }
 }

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What every JPA profile of the sample must show: the application's permits are rows of the store's
- * tables, committed at once, and an application transaction that rolls back neither undoes a grant
- * nor a release. Each subclass runs these on one database.
+ * tables, committed at once; an application transaction that rolls back neither undoes a grant nor
+ * a release; and a definition that another instance recorded differently before the start is
+ * reported once the application runs. Each subclass runs these on one database.
  */
 abstract class JpaStoreChecks {
 
@@ -38,6 +39,26 @@ abstract class JpaStoreChecks {
 
   /** The profile's database, read over the test's own connections. */
   abstract StoreDatabase database();
+
+  /** The profile's name, which names its log file. */
+  abstract String profile();
+
+  @Test
+  void aDefinitionAnotherInstanceRecordedDifferentlyIsReportedWhenTheApplicationStarts() {
+    // recorded at start, before any call of the bulkhead: the application has started by now
+    assertThat(ConflictingDefinition.reported(profile()))
+        .as("log lines in %s reporting the conflict", ConflictingDefinition.log(profile()))
+        .hasSize(1)
+        .allSatisfy(
+            line ->
+                assertThat(line)
+                    .contains(ConflictingDefinition.DEFINITION)
+                    .contains(ConflictingDefinition.INSTANCE));
+    assertThat(database().definedBy("P", ConflictingDefinition.LIMIT))
+        .as("the newest record, this instance's, replaced the other's")
+        .isNotNull()
+        .isNotEqualTo(ConflictingDefinition.INSTANCE);
+  }
 
   @AfterEach
   void releaseHeldCalls() {

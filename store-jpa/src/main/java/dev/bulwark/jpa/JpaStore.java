@@ -55,7 +55,15 @@ public final class JpaStore implements BulwarkStore {
             "Bulwark JPA store");
     this.core =
         new StoreCore(
-            transactions, dialect, new TableNames(settings.tablePrefix()), instance, listener);
+            transactions,
+            dialect,
+            new TableNames(settings.tablePrefix()),
+            instance,
+            listener,
+            new LimitRowInsert(
+                dialect,
+                new TableNames(settings.tablePrefix())
+                    .physical(JpaSettings.DEFAULT_TABLE_PREFIX + "limit")));
     Definitions definitions = new Definitions(core);
     Inspection inspection = new Inspection(core);
     this.permits = new JpaPermits(core, definitions, inspection);
@@ -68,7 +76,9 @@ public final class JpaStore implements BulwarkStore {
     this.renewal = new Renewal(core);
     this.wakeUpCheckInterval = settings.wakeUpCheckInterval();
     WakeUpSignal signal =
-        dialect == Dialect.POSTGRESQL && notifications != null
+        dialect == Dialect.POSTGRESQL
+                && notifications != null
+                && PostgresNotifications.driverVisible()
             ? new PostgresNotifications(notifications, WakeUps.channel(instance))
             : WakeUpSignal.timer();
     this.wakeUps = new WakeUps(core, listener, signal, settings.wakeUpCheckInterval());
@@ -91,8 +101,9 @@ public final class JpaStore implements BulwarkStore {
   /**
    * A store on transactions made elsewhere (a container): {@code unitOfWork} runs each operation in
    * a new transaction of an entity manager that maps the store's entities, and {@code
-   * notifications}, when not null on PostgreSQL, gives the connection that LISTENs for hand-overs.
-   * {@code resources} is closed with the store.
+   * notifications}, when not null on PostgreSQL, gives the connection that LISTENs for hand-overs
+   * (taken on the thread that opens the store and on the store's wake-up thread; a container's data
+   * source must be asked outside any JTA transaction). {@code resources} is closed with the store.
    */
   public static JpaStore on(
       UnitOfWork unitOfWork,

@@ -14,7 +14,10 @@ import org.postgresql.PGNotification;
  * PostgreSQL's LISTEN on this JVM's channel, on a connection of its own: a hand-over committed in
  * another JVM arrives as a notification about one round trip later, so the waiter does not wait for
  * the check interval. When the connection breaks, the check interval alone applies until it is
- * opened again.
+ * opened again. The connection comes from the store's own pool, or from a container's data source,
+ * where it is held for as long as the store is open; a data source whose connections are not
+ * PostgreSQL's (no {@link PGConnection} behind the pool's wrapper) leaves the check interval alone
+ * for good.
  */
 final class PostgresNotifications implements WakeUpSignal {
 
@@ -26,6 +29,7 @@ final class PostgresNotifications implements WakeUpSignal {
   private volatile boolean closed;
   private final String channel;
   private Connection connection;
+  private boolean unsupported;
 
   /** Listens from now on, so that no hand-over after the store opened goes unannounced. */
   PostgresNotifications(DataSource dataSource, String channel) {
@@ -59,13 +63,36 @@ final class PostgresNotifications implements WakeUpSignal {
     }
   }
 
+  /**
+   * Whether this class can use PostgreSQL's driver: in a container the driver may sit in a class
+   * loader the store's classes do not see.
+   */
+  static boolean driverVisible() {
+    try {
+      Class.forName(
+          "org.postgresql.PGConnection", false, PostgresNotifications.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
   /** Opens the LISTEN connection (channel names are this store's own ids, never user data). */
   synchronized Connection listen() {
-    if (connection != null) {
+    if (connection != null || unsupported || closed) {
       return connection;
     }
+    Connection opened = null;
     try {
-      Connection opened = dataSource.getConnection();
+      opened = dataSource.getConnection();
+      if (!opened.isWrapperFor(PGConnection.class)) {
+        unsupported = true;
+        LOG.info(
+            "Bulwark: the data source's connections are not PostgreSQL's own; waiters in other"
+                + " JVMs are told of hand-overs by the wake-up check alone");
+        close(opened);
+        return null;
+      }
       opened.setAutoCommit(true);
       try (Statement statement = opened.createStatement()) {
         statement.execute("LISTEN " + channel);
@@ -74,18 +101,24 @@ final class PostgresNotifications implements WakeUpSignal {
       return opened;
     } catch (SQLException e) {
       LOG.log(Level.FINE, "Bulwark: cannot LISTEN for hand-overs now", e);
+      // a connection the LISTEN failed on goes back (or, broken, away): a pool would lose it
+      close(opened);
       return null;
     }
   }
 
   private synchronized void dropConnection() {
+    close(connection);
+    connection = null;
+  }
+
+  private static void close(Connection connection) {
     if (connection != null) {
       try {
         connection.close();
       } catch (SQLException e) {
         LOG.log(Level.FINE, "Bulwark: closing the LISTEN connection failed", e);
       }
-      connection = null;
     }
   }
 

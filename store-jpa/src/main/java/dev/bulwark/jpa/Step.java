@@ -131,9 +131,16 @@ final class Step {
     }
   }
 
-  /** Grants a queued request; its JVM is told after the commit. */
+  /**
+   * Grants a queued request; its JVM is told after the commit. The grant keeps the lease the
+   * request had while queued, which its JVM renews while the caller waits: a request whose caller
+   * gave up (its cancel lost in an outage) holds the permit only until then, not a lease more.
+   *
+   * @param leaseMillis the request's lease, which its queued row already carries
+   */
   void handOver(Claim queued, long token, long leaseMillis) {
-    queued.hold(token, nowMicros, leaseMillis * 1000, !queued.instance().equals(instance));
+    queued.hold(
+        token, nowMicros, queued.expiresAt() - nowMicros, !queued.instance().equals(instance));
     handedOver.add(queued);
   }
 

@@ -39,18 +39,21 @@ final class StoreCore {
 
   private final String instance;
   private final GrantListener listener;
+  private final LimitRowInsert limitRowInsert;
 
   StoreCore(
       Transactions transactions,
       Dialect dialect,
       TableNames names,
       String instance,
-      GrantListener listener) {
+      GrantListener listener,
+      LimitRowInsert limitRowInsert) {
     this.transactions = transactions;
     this.dialect = dialect;
     this.names = names;
     this.instance = instance;
     this.listener = listener;
+    this.limitRowInsert = limitRowInsert;
   }
 
   String instance() {
@@ -97,8 +100,12 @@ final class StoreCore {
               ClaimSql sql = sql(em);
               Step step = Connections.run(em, c -> lockAndRead(c, sql, limitId, keyHash));
               if (step == null) {
-                createLimit(em, limitId, kind, name);
-                step = Connections.run(em, c -> read(c, sql, limitId, keyHash));
+                // another JVM creating it at once: one row between them, no duplicate-key error
+                limitRowInsert.insertIfAbsent(em, limitId, kind, name, nowMicros(em));
+                step = Connections.run(em, c -> lockAndRead(c, sql, limitId, keyHash));
+                if (step == null) {
+                  throw new IllegalStateException("Bulwark: the row of limit " + name + " is gone");
+                }
               }
               T answer = body.apply(step);
               List<Sql> writes = new ArrayList<>(step.writes(sql));
@@ -178,22 +185,14 @@ final class StoreCore {
     return new Step(limitId, keyHash, instance, now, fencing, nextSeq, claims);
   }
 
-  /** Creates the limit's row, which this transaction then holds until it ends. */
-  private void createLimit(EntityManager em, String limitId, String kind, String name) {
-    // a second JVM creating it at once fails on the key and runs its step again
-    em.persist(new LimitRow(limitId, kind, name, nowMicros(em)));
-    em.flush();
-  }
-
   /** The limit's row, locked for this transaction; created on first use. */
   LimitRow lockLimit(EntityManager em, String kind, String name) {
     String id = RowIds.limit(kind, name);
     LimitRow limit = em.find(LimitRow.class, id, LockModeType.PESSIMISTIC_WRITE);
     if (limit == null) {
-      // a second JVM creating it at once fails on the key and runs its step again
-      limit = new LimitRow(id, kind, name, nowMicros(em));
-      em.persist(limit);
-      em.flush();
+      // another JVM creating it at once: one row between them, and no duplicate-key error
+      limitRowInsert.insertIfAbsent(em, id, kind, name, nowMicros(em));
+      limit = em.find(LimitRow.class, id, LockModeType.PESSIMISTIC_WRITE);
     }
     return limit;
   }

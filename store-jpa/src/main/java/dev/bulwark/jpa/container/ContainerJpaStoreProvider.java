@@ -7,10 +7,15 @@ import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.BulwarkStoreProvider;
 import dev.bulwark.spi.StoreContext;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Shutdown;
+import jakarta.enterprise.event.Startup;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManagerFactory;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
@@ -30,6 +35,12 @@ import java.util.function.Function;
  * <p>On an application's unit every store operation runs in a JTA transaction of its own, the
  * caller's transaction suspended meanwhile ({@link JtaUnitOfWork}); the unit must map the store's
  * entities ({@code dev.bulwark.jpa.entity}) and its tables keep the default names.
+ *
+ * <p>A store on the container's unit or data source opens on its first operation, since the
+ * container may make them usable only after the engine started; once the application has started
+ * ({@link Startup}) the store opens if it can, recording the definitions the engine gave it
+ * meanwhile; when it stops ({@link Shutdown}) the store closes, before the container closes the
+ * data source.
  */
 @ApplicationScoped
 public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
@@ -38,6 +49,9 @@ public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
   static final String DEFAULT_UNIT = "<default>";
 
   @Inject BeanManager beans;
+
+  /** The stores on the container's units opened so far, to be opened once the application runs. */
+  private final List<OpenedOnFirstUse> onFirstUse = new CopyOnWriteArrayList<>();
 
   @Override
   public String id() {
@@ -51,10 +65,11 @@ public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
     if (dataSource.isPresent()) {
       String name = dataSource.get();
       JpaSettings settings = JpaSettings.from(config);
-      return new OpenedOnFirstUse(
-          () -> DataSourceStores.open(beans, name, settings, context.grantListener()),
-          "data source " + name,
-          settings.wakeUpCheckInterval());
+      return onFirstUse(
+          new OpenedOnFirstUse(
+              () -> DataSourceStores.open(beans, name, settings, context.grantListener()),
+              "data source " + name,
+              settings.wakeUpCheckInterval()));
     }
     if (setting(config, "url").isPresent()) {
       return JpaStore.open(JpaSettings.from(config), context.grantListener());
@@ -83,10 +98,33 @@ public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
               + JpaSettings.DEFAULT_TABLE_PREFIX
               + "*); rename them in the unit's mapping instead");
     }
-    return new OpenedOnFirstUse(
-        () -> JtaStores.open(beans, unit, unitName, settings, context.grantListener()),
-        "persistence unit " + unitName,
-        settings.wakeUpCheckInterval());
+    return onFirstUse(
+        new OpenedOnFirstUse(
+            () -> JtaStores.open(beans, unit, unitName, settings, context.grantListener()),
+            "persistence unit " + unitName,
+            settings.wakeUpCheckInterval()));
+  }
+
+  /**
+   * When the application has started (after Quarkus started Hibernate ORM), opens the stores made
+   * so far if they can be used: the definitions the engine recorded at its start reach the table
+   * then, not on the first call of a limit.
+   */
+  void openOnStart(@Observes Startup started) {
+    onFirstUse.forEach(OpenedOnFirstUse::openNow);
+  }
+
+  /**
+   * When the application stops, closes the stores: the container closes its data sources before the
+   * engine closes the store, and the connection that LISTENs for hand-overs must go back first.
+   */
+  void closeOnStop(@Observes Shutdown stopping) {
+    onFirstUse.forEach(OpenedOnFirstUse::close);
+  }
+
+  private OpenedOnFirstUse onFirstUse(OpenedOnFirstUse store) {
+    onFirstUse.add(store);
+    return store;
   }
 
   /**

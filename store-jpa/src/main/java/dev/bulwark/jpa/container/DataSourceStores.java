@@ -16,7 +16,8 @@ import javax.sql.DataSource;
 /**
  * The store on a data source the container manages ({@code bulwark.jpa.datasource}, a JNDI name):
  * its own resource-local unit with the container's JPA provider, each operation with the caller's
- * JTA transaction suspended.
+ * JTA transaction suspended. On PostgreSQL one connection of the data source LISTENs for hand-overs
+ * for as long as the store is open.
  */
 final class DataSourceStores {
 
@@ -32,12 +33,14 @@ final class DataSourceStores {
     CallerTransaction caller = new CallerTransaction(TransactionManagers.find(beans));
     return caller.suspendedDuring(
         () -> {
-          StoreUnit unit = DataSourceUnit.open(lookup(name), name, settings);
+          DataSource dataSource = lookup(name);
+          StoreUnit unit = DataSourceUnit.open(dataSource, name, settings);
           try {
             return JpaStore.on(
                 new SuspendingUnitOfWork(new ResourceLocalUnitOfWork(unit.factory()), caller),
                 unit.dialect(),
-                null,
+                // on PostgreSQL a connection of the data source LISTENs for hand-overs
+                dataSource,
                 settings,
                 listener,
                 unit);

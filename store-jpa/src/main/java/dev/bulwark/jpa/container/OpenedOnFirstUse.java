@@ -1,6 +1,9 @@
 package dev.bulwark.jpa.container;
 
+import dev.bulwark.BulkheadSnapshot;
+import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.LockMode;
+import dev.bulwark.RateLimitSnapshot;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
@@ -15,22 +18,29 @@ import dev.bulwark.spi.StoreException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The store on a container's persistence unit or data source, opened by its first operation rather
  * than when the engine starts. A container may make them usable only after the application scope
  * has started, when the engine already runs (Quarkus initializes Hibernate ORM then; Payara binds a
  * WAR's {@code java:app} data sources after CDI started). Until the unit can be used an operation
- * fails as a store failure, and the next one tries again; a definition the engine records at its
- * start is then skipped, as when the store is unreachable.
+ * fails as a store failure, and the next one tries again. A definition the engine records before
+ * then is kept and recorded when the store opens (by {@link #openNow} when the application has
+ * started, or by the first operation), a conflict with another JVM's record reported then.
  */
 final class OpenedOnFirstUse implements BulwarkStore {
+
+  private static final Logger LOG = Logger.getLogger(OpenedOnFirstUse.class.getName());
 
   private final Supplier<BulwarkStore> opener;
   private final String where;
   private final Duration wakeUpCheckInterval;
   private final Object lock = new Object();
+  private final PendingDefinitions pending = new PendingDefinitions();
   private volatile BulwarkStore opened;
   private boolean closed;
 
@@ -54,12 +64,20 @@ final class OpenedOnFirstUse implements BulwarkStore {
 
         @Override
         public Optional<String> define(PermitSpec spec) {
-          return store().permits().define(spec);
+          return OpenedOnFirstUse.this.define(
+              "bulkhead '" + spec.name() + "'",
+              spec.definition(),
+              store -> store.permits().define(spec));
         }
 
         @Override
         public boolean release(PermitSpec spec, long requestId) {
           return store().permits().release(spec, requestId);
+        }
+
+        @Override
+        public BulkheadSnapshot inspect(PermitSpec spec) {
+          return store().permits().inspect(spec);
         }
       };
 
@@ -85,6 +103,11 @@ final class OpenedOnFirstUse implements BulwarkStore {
         public boolean release(LockSpec spec, String key, long requestId) {
           return store().locks().release(spec, key, requestId);
         }
+
+        @Override
+        public LockKeySnapshot inspect(LockSpec spec, String key) {
+          return store().locks().inspect(spec, key);
+        }
       };
 
   private final RateStore rates =
@@ -95,8 +118,16 @@ final class OpenedOnFirstUse implements BulwarkStore {
         }
 
         @Override
+        public RateLimitSnapshot inspect(RateSpec spec) {
+          return store().rates().inspect(spec);
+        }
+
+        @Override
         public Optional<String> define(RateSpec spec) {
-          return store().rates().define(spec);
+          return OpenedOnFirstUse.this.define(
+              "rate limit '" + spec.name() + "'",
+              spec.definition(),
+              store -> store.rates().define(spec));
         }
       };
 
@@ -116,17 +147,59 @@ final class OpenedOnFirstUse implements BulwarkStore {
       return store;
     }
     synchronized (lock) {
-      if (closed) {
-        throw new StoreException("Bulwark JPA store on " + where + ": closed");
+      store = openedNow();
+    }
+    pending.recordOn(store);
+    return store;
+  }
+
+  /** Opens the store unless it is open; fails as a store failure while it cannot be. */
+  private BulwarkStore openedNow() {
+    if (closed) {
+      throw new StoreException("Bulwark JPA store on " + where + ": closed");
+    }
+    if (opened == null) {
+      try {
+        opened = opener.get();
+      } catch (RuntimeException e) {
+        throw new StoreException("Bulwark JPA store: " + where + " cannot be used yet: " + e, e);
       }
-      if (opened == null) {
+    }
+    return opened;
+  }
+
+  /**
+   * Records a definition on the store, or, while it cannot be opened, keeps it for when it opens
+   * and answers that there is nothing to report yet.
+   */
+  private Optional<String> define(
+      String limit, String definition, Function<BulwarkStore, Optional<String>> define) {
+    BulwarkStore store = opened;
+    if (store == null) {
+      synchronized (lock) {
         try {
-          opened = opener.get();
-        } catch (RuntimeException e) {
-          throw new StoreException("Bulwark JPA store: " + where + " cannot be used yet: " + e, e);
+          store = openedNow();
+        } catch (StoreException notYet) {
+          // under the lock: the store cannot open meanwhile and miss this definition
+          pending.add(limit, definition, define);
+          LOG.log(Level.FINE, "Bulwark: " + limit + " is recorded once the store opens", notYet);
+          return Optional.empty();
         }
       }
-      return opened;
+      pending.recordOn(store);
+    }
+    return define.apply(store);
+  }
+
+  /**
+   * Opens the store now if it can be, recording the definitions kept until then; when it cannot,
+   * the first operation tries again.
+   */
+  void openNow() {
+    try {
+      store();
+    } catch (StoreException e) {
+      LOG.log(Level.FINE, "Bulwark: the JPA store opens on its first operation instead", e);
     }
   }
 
@@ -164,6 +237,10 @@ final class OpenedOnFirstUse implements BulwarkStore {
   public void close() {
     BulwarkStore store;
     synchronized (lock) {
+      if (closed) {
+        // closed when the application stopped, before the engine closes it
+        return;
+      }
       closed = true;
       store = opened;
     }
