@@ -2,6 +2,7 @@ package dev.bulwark.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
@@ -35,7 +36,7 @@ public final class ModelCheckSeam implements AutoCloseable {
   public record WakeUp(String channel, String notice) {}
 
   public ModelCheckSeam() {
-    this.test = new TestRedis(TestRedisServer.url());
+    this.test = new TestRedis(TestRedisServer.url(), Duration.ofSeconds(30));
     this.wakeUps = test.prefix() + "model:wake-ups";
     this.clock = new ControlledClock(test, this::publishToList);
     this.clientLogLevel = CLIENT_LOG.getLevel();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bulwark.redis.client.RedisSettings;
 import java.net.URI;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -12,9 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * One test's view of the Redis server: a key prefix of its own ({@code test:<random>:}), the stores
@@ -29,11 +32,39 @@ final class TestRedis {
   private final List<RecordingStore> stores = new ArrayList<>();
 
   TestRedis(String url) {
+    this(url, RedisClient.create(URI.create(url)));
+  }
+
+  /**
+   * With a read timeout of its own for the inspecting client, for a harness that sends it hundreds
+   * of thousands of calls on a loaded machine, where Jedis' default of 2 s is sometimes exceeded.
+   */
+  TestRedis(String url, Duration readTimeout) {
+    this(url, client(URI.create(url), readTimeout));
+  }
+
+  private TestRedis(String url, RedisClient inspector) {
     this.url = url;
     byte[] random = new byte[6];
     new SecureRandom().nextBytes(random);
     this.prefix = "test:" + HexFormat.of().formatHex(random) + ":";
-    this.inspector = RedisClient.create(URI.create(url));
+    this.inspector = inspector;
+  }
+
+  private static RedisClient client(URI uri, Duration readTimeout) {
+    DefaultJedisClientConfig.Builder config =
+        DefaultJedisClientConfig.builder()
+            .socketTimeoutMillis(Math.toIntExact(readTimeout.toMillis()))
+            .user(JedisURIHelper.getUser(uri))
+            .password(JedisURIHelper.getPassword(uri))
+            .ssl(JedisURIHelper.isRedisSSLScheme(uri));
+    if (JedisURIHelper.hasDbIndex(uri)) {
+      config.database(JedisURIHelper.getDBIndex(uri));
+    }
+    return RedisClient.builder()
+        .hostAndPort(JedisURIHelper.getHostAndPort(uri))
+        .clientConfig(config.build())
+        .build();
   }
 
   String url() {

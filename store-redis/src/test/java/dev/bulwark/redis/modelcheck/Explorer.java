@@ -66,7 +66,7 @@ final class Explorer {
           try {
             to = stepper.step(from, action);
           } catch (AssertionError | RuntimeException e) {
-            throw failure(fromId, action, e);
+            throw failure(fromId, action, e, "");
           }
           transitions++;
           actionsRun.merge(kind(action), 1L, Long::sum);
@@ -109,7 +109,7 @@ final class Explorer {
     try {
       quiescence.check(step);
     } catch (AssertionError | RuntimeException e) {
-      throw failure(id, null, new Violation("at the end of the sequence: " + e.getMessage(), e));
+      throw failure(id, null, e, "at the end of the sequence: ");
     }
   }
 
@@ -136,7 +136,11 @@ final class Explorer {
     return total;
   }
 
-  private Violation failure(int id, Action action, Throwable cause) {
+  /**
+   * A broken invariant as a {@link Violation}; anything else (the server not answering in time) as
+   * what it is, both naming the sequence that led there.
+   */
+  private AssertionError failure(int id, Action action, Throwable cause, String when) {
     LinkedList<String> path = new LinkedList<>();
     if (action != null) {
       path.addFirst(action.toString());
@@ -144,8 +148,11 @@ final class Explorer {
     for (int at = id; parent.get(at) >= 0; at = parent.get(at)) {
       path.addFirst(via.get(at).toString());
     }
-    return new Violation(
-        bounds.name() + ": " + cause.getMessage() + "\n  after: " + String.join(", ", path), cause);
+    String message =
+        bounds.name() + ": " + when + cause.getMessage() + "\n  after: " + String.join(", ", path);
+    return cause instanceof AssertionError
+        ? new Violation(message, cause)
+        : new AssertionError("not a violation, the check itself failed: " + message, cause);
   }
 
   private static String kind(Action action) {

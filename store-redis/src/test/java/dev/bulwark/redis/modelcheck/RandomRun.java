@@ -40,7 +40,7 @@ final class RandomRun {
       new Quiescence(bounds, stepper).check(at);
       return schedule.size() - 1;
     } catch (AssertionError | RuntimeException e) {
-      throw new Violation(
+      String message =
           bounds.name()
               + ", seed "
               + seed
@@ -49,8 +49,10 @@ final class RandomRun {
               + "): "
               + e.getMessage()
               + "\n  after: "
-              + String.join(", ", schedule),
-          e);
+              + String.join(", ", schedule);
+      throw e instanceof AssertionError
+          ? new Violation(message, e)
+          : new AssertionError("not a violation, the check itself failed: " + message, e);
     }
   }
 }
