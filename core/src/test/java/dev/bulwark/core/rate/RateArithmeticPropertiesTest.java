@@ -1,0 +1,256 @@
+package dev.bulwark.core.rate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bulwark.RateLimitType;
+import dev.bulwark.spi.RateDecision;
+import dev.bulwark.spi.RateSpec;
+import dev.bulwark.tck.PropertyTries;
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+
+/**
+ * The rate arithmetic of every type against what must hold for any definition and any calls on a
+ * clock that never steps back: never more grants in an interval than the burst plus the rate times
+ * its length; a rejection's retry-after is exact; a state read back from its persisted form is the
+ * same state; {@link RateState#available} agrees with {@link RateState#reserve}.
+ */
+@AddLifecycleHook(PropertyTries.class)
+class RateArithmeticPropertiesTest {
+
+  /** Far from the epoch, as a store's clock is; fixed windows align to the epoch. */
+  private static final long START = 1_700_000_000_000_000_000L;
+
+  /** One call: how long after the previous one it comes, and how long it may wait. */
+  record Call(long gap, long maxWait) {}
+
+  /** A definition and calls on it, the first at {@code start}. */
+  record Scenario(RateSpec spec, long start, List<Call> calls) {
+
+    /** Runs the calls from the initial state; returns every step's time and decision. */
+    List<Taken> run() {
+      List<Taken> taken = new ArrayList<>();
+      RateState state = RateState.initial(spec.type());
+      long now = start;
+      for (Call call : calls) {
+        now += call.gap();
+        RateStep step = state.reserve(spec, now, call.maxWait());
+        taken.add(new Taken(now, call.maxWait(), step.decision(), state, step.next()));
+        state = step.next();
+      }
+      return taken;
+    }
+
+    RateState finalState() {
+      List<Taken> taken = run();
+      return taken.isEmpty() ? RateState.initial(spec.type()) : taken.get(taken.size() - 1).after();
+    }
+
+    long end() {
+      return start + calls.stream().mapToLong(Call::gap).sum();
+    }
+  }
+
+  /** One reservation as it happened. */
+  record Taken(long now, long maxWait, RateDecision decision, RateState before, RateState after) {}
+
+  @Provide
+  Arbitrary<RateSpec> specs() {
+    return Combinators.combine(
+            Arbitraries.of(RateLimitType.class),
+            Arbitraries.integers().between(1, 20),
+            // from a microsecond to ten seconds, mostly not a multiple of the permits
+            Arbitraries.longs().between(1_000, 10_000_000_000L))
+        .as((type, permits, window) -> new RateSpec("prop", type, permits, window));
+  }
+
+  @Provide
+  Arbitrary<Scenario> scenarios() {
+    return specs()
+        .flatMap(
+            spec ->
+                Combinators.combine(
+                        Arbitraries.longs().between(0, spec.windowNanos() * 3),
+                        calls(spec).list().ofMaxSize(60))
+                    .as((offset, calls) -> new Scenario(spec, START + offset, calls)));
+  }
+
+  /** Gaps from none to two windows, often zero or tiny; waits from none to two windows. */
+  private static Arbitrary<Call> calls(RateSpec spec) {
+    long window = spec.windowNanos();
+    Arbitrary<Long> gaps =
+        Arbitraries.frequencyOf(
+            Tuple.of(3, Arbitraries.just(0L)),
+            Tuple.of(3, Arbitraries.longs().between(0, Math.max(1, window / spec.permits()))),
+            Tuple.of(2, Arbitraries.longs().between(0, 2 * window)));
+    Arbitrary<Long> waits =
+        Arbitraries.frequencyOf(
+            Tuple.of(3, Arbitraries.just(0L)),
+            Tuple.of(2, Arbitraries.longs().between(0, 2 * window)));
+    return Combinators.combine(gaps, waits).as(Call::new);
+  }
+
+  @Property(tries = 300)
+  void grantsInAnyIntervalNeverExceedTheBurstPlusTheRateTimesItsLength(
+      @ForAll("scenarios") Scenario scenario) {
+    RateSpec spec = scenario.spec();
+    List<Long> slots = new ArrayList<>();
+    for (Taken taken : scenario.run()) {
+      RateDecision decision = taken.decision();
+      if (decision.granted()) {
+        assertThat(decision.delayNanos())
+            .as("delay within the wait")
+            .isBetween(0L, taken.maxWait());
+        slots.add(taken.now() + decision.delayNanos());
+      } else {
+        assertThat(decision.delayNanos())
+            .as("retry-after beyond the wait")
+            .isGreaterThan(taken.maxWait());
+      }
+    }
+    slots.sort(null);
+    for (int i = 0; i < slots.size(); i++) {
+      for (int j = i; j < slots.size(); j++) {
+        long length = slots.get(j) - slots.get(i);
+        assertThat((long) (j - i + 1))
+            .as("%s grants within %s ns on %s: %s", j - i + 1, length, spec, slots)
+            .isLessThanOrEqualTo(mostGrantsWithin(spec, length));
+      }
+    }
+    if (spec.type() == RateLimitType.FIXED) {
+      // and within each window of the epoch, no more than the permits
+      for (int i = 0; i + spec.permits() < slots.size(); i++) {
+        assertThat(Math.floorDiv(slots.get(i + spec.permits()), spec.windowNanos()))
+            .as("%s grants in one aligned window on %s: %s", spec.permits() + 1, spec, slots)
+            .isGreaterThan(Math.floorDiv(slots.get(i), spec.windowNanos()));
+      }
+    }
+  }
+
+  /** The most grants a limit may give with slots in a closed interval of {@code length} ns. */
+  private static long mostGrantsWithin(RateSpec spec, long length) {
+    long permits = spec.permits();
+    long window = spec.windowNanos();
+    return switch (spec.type()) {
+      // a burst of permits, then one per emission interval; slots rounded up to whole ticks
+      case SMOOTH -> permits + Math.floorDiv((length + 1) * permits, window);
+      // any window-long stretch of the interval holds at most the permits
+      case ROLLING -> permits * (length / window + 1);
+      // the interval touches at most length / window + 2 aligned windows
+      case FIXED -> permits * (length / window + 2);
+    };
+  }
+
+  @Property(tries = 300)
+  void smoothSlotsAfterTheBurstAreExactMultiplesOfTheIntervalRoundedUp(
+      @ForAll("specs") RateSpec anySpec, @ForAll("offsets") long offset) {
+    RateSpec spec =
+        new RateSpec("prop", RateLimitType.SMOOTH, anySpec.permits(), anySpec.windowNanos());
+    long now = START + offset;
+    RateState state = RateState.initial(RateLimitType.SMOOTH);
+    for (int k = 0; k < 3 * spec.permits() + 5; k++) {
+      RateStep step = state.reserve(spec, now, Long.MAX_VALUE);
+      // slot k lies (k + 1 - permits) emission intervals ahead: never earlier, not a tick later
+      long exact = Math.max(0, (k + 1 - spec.permits()) * spec.windowNanos());
+      long slot = exact / spec.permits() + (exact % spec.permits() == 0 ? 0 : 1);
+      assertThat(step.decision())
+          .as("reservation %s on %s", k, spec)
+          .isEqualTo(RateDecision.grantedAfter(slot));
+      state = step.next();
+    }
+  }
+
+  @Provide
+  Arbitrary<Long> offsets() {
+    return Arbitraries.longs().between(0, 100_000_000_000L);
+  }
+
+  @Property(tries = 300)
+  void aRejectionsRetryAfterIsExact(
+      @ForAll("scenarios") Scenario scenario, @ForAll("gapsAfter") long gap) {
+    RateSpec spec = scenario.spec();
+    RateState state = scenario.finalState();
+    long now = scenario.end() + gap;
+    RateDecision first = state.reserve(spec, now, 0).decision();
+    if (first.granted()) {
+      return;
+    }
+    long retryAfter = first.delayNanos();
+    assertThat(retryAfter).as("retry-after of a rejection on %s", spec).isPositive();
+    assertThat(state.reserve(spec, now + retryAfter, 0).decision())
+        .as("retrying after %s ns on %s", retryAfter, spec)
+        .isEqualTo(RateDecision.NOW);
+    assertThat(state.reserve(spec, now + retryAfter - 1, 0).decision().granted())
+        .as("retrying 1 ns before the retry-after of %s ns on %s", retryAfter, spec)
+        .isFalse();
+    // a caller that may wait exactly that long is granted the slot, one that may not is not
+    assertThat(state.reserve(spec, now, retryAfter).decision())
+        .as("waiting %s ns on %s", retryAfter, spec)
+        .isEqualTo(RateDecision.grantedAfter(retryAfter));
+    assertThat(state.reserve(spec, now, retryAfter - 1).decision())
+        .as("waiting 1 ns less than %s ns on %s", retryAfter, spec)
+        .isEqualTo(RateDecision.rejected(retryAfter));
+  }
+
+  @Provide
+  Arbitrary<Long> gapsAfter() {
+    return Arbitraries.frequencyOf(
+        Tuple.of(3, Arbitraries.just(0L)), Tuple.of(1, Arbitraries.longs().between(0, 1_000_000)));
+  }
+
+  @Property(tries = 300)
+  void aStateReadBackFromItsLongsIsTheSameStateAndDecidesAlike(
+      @ForAll("scenarios") Scenario scenario, @ForAll("scenarios") Scenario next) {
+    RateSpec spec = scenario.spec();
+    RateState state = scenario.finalState();
+    RateState restored = RateState.fromLongs(spec.type(), state.toLongs());
+    assertThat(restored).isEqualTo(state).hasSameHashCodeAs(state);
+    assertThat(restored.toLongs()).isEqualTo(state.toLongs());
+    // the same calls on both give the same decisions and states
+    long now = scenario.end();
+    RateState a = state;
+    RateState b = restored;
+    for (Call call : next.calls()) {
+      now += call.gap() % (4 * spec.windowNanos());
+      RateStep stepA = a.reserve(spec, now, call.maxWait() % (4 * spec.windowNanos()));
+      RateStep stepB = b.reserve(spec, now, call.maxWait() % (4 * spec.windowNanos()));
+      assertThat(stepB.decision()).isEqualTo(stepA.decision());
+      assertThat(stepB.next()).isEqualTo(stepA.next());
+      a = stepA.next();
+      b = stepB.next();
+    }
+  }
+
+  @Property(tries = 300)
+  void availableIsHowManyReservationsInARowAreGrantedWithoutWaiting(
+      @ForAll("scenarios") Scenario scenario, @ForAll("gapsAfter") long gap) {
+    RateSpec spec = scenario.spec();
+    RateState state = scenario.finalState();
+    long now = scenario.end() + gap;
+    int available = state.available(spec, now);
+    assertThat(available).isBetween(0, spec.permits());
+    assertThat(state.available(spec, now)).as("available() takes nothing").isEqualTo(available);
+    RateState taking = state;
+    for (int i = 0; i < available; i++) {
+      RateStep step = taking.reserve(spec, now, 0);
+      assertThat(step.decision())
+          .as("reservation %s of %s available", i + 1, available)
+          .isEqualTo(RateDecision.NOW);
+      taking = step.next();
+    }
+    assertThat(taking.available(spec, now)).as("none left after taking them").isZero();
+    if (available < spec.permits()) {
+      assertThat(taking.reserve(spec, now, 0).decision().granted())
+          .as("one more than the %s available", available)
+          .isFalse();
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package dev.bulwark.tck;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import net.jqwik.api.lifecycle.AfterProperty;
+import net.jqwik.api.lifecycle.BeforeProperty;
+
+/**
+ * What the stateful properties of the store SPI share: one {@link StoreFixture} per property, the
+ * simulated JVMs it opens (two when the store's JVMs share state, else one), a fresh limit name per
+ * try (so that tries never see each other's holders), and the hand-overs each JVM heard that no try
+ * has accounted for yet.
+ */
+public abstract class StoreProperties {
+
+  /** A lease no run outlives: the model has no expiry. */
+  protected static final long LEASE_MILLIS = 600_000;
+
+  private static final AtomicLong RUNS = new AtomicLong();
+
+  private StoreFixture fixture;
+  private final List<StoreJvm> jvms = new ArrayList<>();
+  private final List<Integer> handOversSeen = new ArrayList<>();
+
+  /** A fixture for one property, on a clean store. */
+  protected abstract StoreFixture createFixture();
+
+  /**
+   * How many tries each property runs on this store, before {@link PropertyTries#SCALE}: keep a
+   * property on a real server within a few seconds.
+   */
+  protected int tries() {
+    return 100;
+  }
+
+  @BeforeProperty
+  final void openFixture() {
+    fixture = createFixture();
+    jvms.add(fixture.openJvm());
+    if (fixture.jvmsShareState()) {
+      jvms.add(fixture.openJvm());
+    }
+    jvms.forEach(jvm -> handOversSeen.add(0));
+  }
+
+  @AfterProperty
+  final void closeFixture() {
+    if (fixture != null) {
+      fixture.close();
+    }
+  }
+
+  /** The simulated JVMs, all on one store. */
+  protected final List<StoreJvm> jvms() {
+    return jvms;
+  }
+
+  /** A limit name no earlier try used. */
+  protected static String freshName(String kind) {
+    return "prop-" + kind + "-" + RUNS.incrementAndGet();
+  }
+
+  /**
+   * Marks every hand-over heard so far as accounted for: a try starts from here, whatever the try
+   * before it (failed, or cut short while shrinking) left unchecked.
+   */
+  protected final void forgetHandOvers() {
+    for (int jvm = 0; jvm < jvms.size(); jvm++) {
+      newHandOvers(jvm);
+    }
+  }
+
+  /**
+   * The request ids handed over to JVM {@code jvm} since the last call, in the order its listener
+   * heard them (for a store that delivers them asynchronously: all it published until now).
+   */
+  protected final List<HandOver> newHandOvers(int jvm) {
+    List<HandOver> all = jvms.get(jvm).handOvers();
+    int seen = handOversSeen.get(jvm);
+    handOversSeen.set(jvm, all.size());
+    return all.subList(seen, all.size());
+  }
+}
