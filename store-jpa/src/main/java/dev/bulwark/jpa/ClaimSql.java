@@ -99,15 +99,16 @@ final class ClaimSql {
   /** Writes what a step may change of a claim: its grant and whether its JVM was told. */
   Sql update(Claim claim) {
     return Sql.of(
-        "UPDATE "
-            + claims
-            + " SET held = ?, expires_at = ?, granted_at = ?, token = ?, notice = ? WHERE id = ?",
-        claim.held(),
-        claim.expiresAt(),
-        claim.grantedAt(),
-        claim.token(),
-        claim.notice(),
-        claim.id());
+            "UPDATE "
+                + claims
+                + " SET held = ?, expires_at = ?, granted_at = ?, token = ?, notice = ? WHERE id = ?",
+            claim.held(),
+            claim.expiresAt(),
+            claim.grantedAt(),
+            claim.token(),
+            claim.notice(),
+            claim.id())
+        .changing(1);
   }
 
   Sql delete(List<String> ids) {
