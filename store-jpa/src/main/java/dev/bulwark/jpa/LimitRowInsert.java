@@ -9,9 +9,9 @@ import jakarta.persistence.EntityManager;
  * row does not fail: the database's own insert-if-absent, which waits for the other transaction and
  * then leaves its row alone. Several JVMs meeting a new limit at once thus create one row between
  * them without a duplicate-key error, which the JPA provider would log as an error although the
- * step would be run again and succeed. H2 has no race-free form: its {@code MERGE} skips a row
- * that exists but still fails on one another transaction is inserting, so there the JVM that loses
- * the race logs the duplicate key and runs its step again.
+ * step would be run again and succeed. H2 has no race-free form: its {@code MERGE} skips a row that
+ * exists but still fails on one another transaction is inserting, so there the JVM that loses the
+ * race logs the duplicate key and runs its step again.
  */
 final class LimitRowInsert {
 
