@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -50,12 +49,6 @@ class RateLimitAcrossJvmsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("jpa")
   @Timeout(value = 180, unit = TimeUnit.SECONDS)
-  @Disabled(
-      "JPA store still fails with the skewed JVM: 50-80 % of the 50/s granted, few or no"
-          + " rejections. Without it the same run holds the limit (error within 0.2 %, PostgreSQL and"
-          + " MariaDB). libfaketime stalls that JVM for tens to hundreds of ms at a time, and a grant"
-          + " keeps the limit's row locked from its UPDATE to its commit, across such a stall;"
-          + " rejections no longer lock (no overshoot either way)")
   void grantsFollowTheLimitWithOneJvmClockTenMinutesAheadOnTheJpaStore(StoreUnderTest store) {
     runAndCheck(store);
   }
