@@ -33,7 +33,7 @@ import java.util.Optional;
 final class JpaRates implements RateStore {
 
   /** Swaps a batch may lose to other JVMs before it takes the locked path. */
-  static final int OPTIMISTIC_ATTEMPTS = 5;
+  static final int OPTIMISTIC_ATTEMPTS = 50;
 
   private final StoreCore core;
   private final Definitions definitions;
