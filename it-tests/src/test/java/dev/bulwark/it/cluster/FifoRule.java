@@ -145,8 +145,8 @@ final class FifoRule implements HistoryRule {
     long[] requests = waiters.stream().mapToLong(CallRecord::requestNanos).toArray();
     long pairs = 0;
     for (CallRecord first : waiters) {
-      int from = firstAfter(requests, first.requestNanos() + requestToleranceNanos);
-      int to = firstAtOrAfter(requests, first.enterNanos());
+      int from = SortedTimes.firstAfter(requests, first.requestNanos() + requestToleranceNanos);
+      int to = SortedTimes.firstAtOrAfter(requests, first.enterNanos());
       pairs += Math.max(0, to - from);
     }
     return pairs;
@@ -158,8 +158,8 @@ final class FifoRule implements HistoryRule {
     List<Inversion> found = new ArrayList<>();
     for (CallRecord first : waiters) {
       // an overtaker asked after it and entered before it: it asked while first waited
-      int to = firstAtOrAfter(requests, first.enterNanos());
-      for (int j = firstAfter(requests, first.requestNanos() + requestToleranceNanos);
+      int to = SortedTimes.firstAtOrAfter(requests, first.enterNanos());
+      for (int j = SortedTimes.firstAfter(requests, first.requestNanos() + requestToleranceNanos);
           j < to;
           j++) {
         CallRecord later = waiters.get(j);
@@ -184,8 +184,8 @@ final class FifoRule implements HistoryRule {
     long[] requests = waiters.stream().mapToLong(CallRecord::requestNanos).toArray();
     long worst = 0;
     for (CallRecord a : waiters) {
-      int to = firstAtOrAfter(requests, a.enterNanos());
-      for (int j = firstAfter(requests, a.requestNanos()); j < to; j++) {
+      int to = SortedTimes.firstAtOrAfter(requests, a.enterNanos());
+      for (int j = SortedTimes.firstAfter(requests, a.requestNanos()); j < to; j++) {
         CallRecord b = waiters.get(j);
         if (b.enterNanos() < a.enterNanos()) {
           worst =
@@ -196,25 +196,5 @@ final class FifoRule implements HistoryRule {
       }
     }
     return ClusterRun.millis(worst);
-  }
-
-  /** The index of the first element of sorted {@code values} greater than {@code limit}. */
-  private static int firstAfter(long[] values, long limit) {
-    int low = 0;
-    int high = values.length;
-    while (low < high) {
-      int mid = (low + high) >>> 1;
-      if (values[mid] <= limit) {
-        low = mid + 1;
-      } else {
-        high = mid;
-      }
-    }
-    return low;
-  }
-
-  /** The index of the first element of sorted {@code values} at or above {@code limit}. */
-  private static int firstAtOrAfter(long[] values, long limit) {
-    return limit == Long.MIN_VALUE ? 0 : firstAfter(values, limit - 1);
   }
 }

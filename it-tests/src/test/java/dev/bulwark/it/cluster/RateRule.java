@@ -81,8 +81,8 @@ final class RateRule implements HistoryRule {
     int episodes = 0;
     for (CallRecord closing : byEntry) {
       // this grant now counts for every interval opening at or before its request
-      tree.add(0, lastAtOrBefore(requests, closing.requestNanos()), 1);
-      int open = lastAtOrBefore(requests, closing.enterNanos());
+      tree.add(0, SortedTimes.lastAtOrBefore(requests, closing.requestNanos()), 1);
+      int open = SortedTimes.lastAtOrBefore(requests, closing.enterNanos());
       int t1 = tree.argMax(0, open);
       double inside = tree.max(0, open) - perNano * (requests[t1] - base);
       double excess = inside - (burst + perNano * (closing.enterNanos() - requests[t1]));
@@ -123,23 +123,6 @@ final class RateRule implements HistoryRule {
             "%d grants in [%d, %d] (%.3f ms), allowed %.2f",
             inside.size(), t1, t2, ClusterRun.millis(t2 - t1), allowed),
         shown);
-  }
-
-  /**
-   * The index of the last element of sorted {@code values} at or below {@code limit}; -1 if none.
-   */
-  private static int lastAtOrBefore(long[] values, long limit) {
-    int low = 0;
-    int high = values.length;
-    while (low < high) {
-      int mid = (low + high) >>> 1;
-      if (values[mid] <= limit) {
-        low = mid + 1;
-      } else {
-        high = mid;
-      }
-    }
-    return low - 1;
   }
 
   private static String number(double value) {
