@@ -1,10 +1,11 @@
 package dev.bulwark.jpa;
 
+import dev.bulwark.core.store.OutageGate;
 import dev.bulwark.jpa.setup.Dialect;
 import dev.bulwark.jpa.setup.JpaSettings;
 import dev.bulwark.jpa.setup.StoreUnit;
 import dev.bulwark.jpa.setup.TableNames;
-import dev.bulwark.jpa.tx.OutageGate;
+import dev.bulwark.jpa.tx.Failure;
 import dev.bulwark.jpa.tx.ResourceLocalUnitOfWork;
 import dev.bulwark.jpa.tx.Transactions;
 import dev.bulwark.jpa.tx.UnitOfWork;
@@ -50,20 +51,22 @@ public final class JpaStore implements BulwarkStore {
         new Transactions(
             unitOfWork,
             new OutageGate(
-                "Bulwark JPA store on " + settings.describe(), settings.reconnectInterval()),
+                "Bulwark JPA store on " + settings.describe(),
+                settings.reconnectInterval(),
+                Failure::unreachable,
+                () -> {}),
             settings.maxAttempts(),
             "Bulwark JPA store");
+    TableNames names = new TableNames(settings.tablePrefix());
     this.core =
         new StoreCore(
             transactions,
             dialect,
-            new TableNames(settings.tablePrefix()),
+            names,
             instance,
             listener,
             new LimitRowInsert(
-                dialect,
-                new TableNames(settings.tablePrefix())
-                    .physical(JpaSettings.DEFAULT_TABLE_PREFIX + "limit")));
+                dialect, names.physical(JpaSettings.DEFAULT_TABLE_PREFIX + "limit")));
     Definitions definitions = new Definitions(core);
     Inspection inspection = new Inspection(core);
     this.permits = new JpaPermits(core, definitions, inspection);

@@ -63,4 +63,19 @@ public enum Failure {
     }
     return FAULT;
   }
+
+  /**
+   * Why the database cannot be reached, when {@code failure} says so (its root cause); null for any
+   * other failure. The diagnosis of the store's outage gate.
+   */
+  public static String unreachable(RuntimeException failure) {
+    if (of(failure) != UNREACHABLE) {
+      return null;
+    }
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getClass().getSimpleName() + ": " + root.getMessage();
+  }
 }
