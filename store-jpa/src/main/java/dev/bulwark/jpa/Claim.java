@@ -103,14 +103,13 @@ final class Claim {
   }
 
   /**
-   * Makes this request a holder from {@code nowMicros} for {@code leaseMicros}, with {@code token};
+   * Makes this request a holder from {@code nowMicros}, with {@code token}, keeping its lease;
    * {@code notice} marks a hand-over its JVM has yet to be told of.
    */
-  void hold(long token, long nowMicros, long leaseMicros, boolean notice) {
+  void hold(long token, long nowMicros, boolean notice) {
     this.held = true;
     this.token = token;
     this.grantedAt = nowMicros;
-    this.expiresAt = nowMicros + leaseMicros;
     this.notice = notice;
     this.changed = true;
   }

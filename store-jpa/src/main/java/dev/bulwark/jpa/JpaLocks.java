@@ -39,7 +39,7 @@ final class JpaLocks implements LockStore {
         key,
         requestId,
         step -> {
-          grantFromQueue(step, spec);
+          grantFromQueue(step);
           Claim mine = step.mine(requestId);
           if (mine != null) {
             return mine.held() ? Grant.granted(mine.token()) : Grant.QUEUED;
@@ -67,7 +67,7 @@ final class JpaLocks implements LockStore {
         key,
         requestId,
         step -> {
-          grantFromQueue(step, spec);
+          grantFromQueue(step);
           Claim mine = step.mine(requestId);
           if (mine == null) {
             return Grant.REJECTED;
@@ -91,7 +91,7 @@ final class JpaLocks implements LockStore {
             mine = null;
           }
           // a withdrawn writer at the head may have been holding readers back
-          grantFromQueue(step, spec);
+          grantFromQueue(step);
           return mine == null ? Grant.REJECTED : Grant.granted(mine.token());
         });
   }
@@ -110,7 +110,7 @@ final class JpaLocks implements LockStore {
           if (held) {
             step.remove(mine);
           }
-          grantFromQueue(step, spec);
+          grantFromQueue(step);
           return held;
         });
   }
@@ -134,12 +134,12 @@ final class JpaLocks implements LockStore {
   }
 
   /** Grants from the head of the queue while the head is compatible; no overtaking. */
-  private static void grantFromQueue(Step step, LockSpec spec) {
+  private static void grantFromQueue(Step step) {
     for (Claim queued : step.queue()) {
       if (!compatible(step, queued.mode())) {
         return;
       }
-      step.handOver(queued, take(step, queued.mode()), spec.leaseMillis());
+      step.handOver(queued, take(step, queued.mode()));
     }
   }
 

@@ -135,7 +135,7 @@ final class JpaPermits implements PermitStore {
       if (held >= spec.limit()) {
         return;
       }
-      step.handOver(queued, 0, spec.leaseMillis());
+      step.handOver(queued, 0);
       held++;
     }
   }

@@ -118,7 +118,7 @@ final class Step {
             seq,
             nowMicros + leaseMicros);
     if (held) {
-      claim.hold(token, nowMicros, leaseMicros, false);
+      claim.hold(token, nowMicros, false);
     }
     added.add(claim);
     live.add(claim);
@@ -135,12 +135,9 @@ final class Step {
    * Grants a queued request; its JVM is told after the commit. The grant keeps the lease the
    * request had while queued, which its JVM renews while the caller waits: a request whose caller
    * gave up (its cancel lost in an outage) holds the permit only until then, not a lease more.
-   *
-   * @param leaseMillis the request's lease, which its queued row already carries
    */
-  void handOver(Claim queued, long token, long leaseMillis) {
-    queued.hold(
-        token, nowMicros, queued.expiresAt() - nowMicros, !queued.instance().equals(instance));
+  void handOver(Claim queued, long token) {
+    queued.hold(token, nowMicros, !queued.instance().equals(instance));
     handedOver.add(queued);
   }
 
