@@ -8,6 +8,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -36,23 +38,7 @@ final class ReservationBatches {
   }
 
   /** One caller's reservation; each is its own, however alike two callers' are. */
-  static final class Reservation {
-    private final RateSpec spec;
-    private final long maxWaitNanos;
-
-    Reservation(RateSpec spec, long maxWaitNanos) {
-      this.spec = spec;
-      this.maxWaitNanos = maxWaitNanos;
-    }
-
-    RateSpec spec() {
-      return spec;
-    }
-
-    long maxWaitNanos() {
-      return maxWaitNanos;
-    }
-  }
+  record Reservation(RateSpec spec, long maxWaitNanos) {}
 
   /** The callers of one limit: those queued, and whether a batch of theirs is running. */
   private final class Lane {
@@ -64,21 +50,18 @@ final class ReservationBatches {
 
     private boolean running;
 
+    // a lock rather than a monitor: a virtual thread waiting for the batch does not pin its carrier
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition batchEnded = lock.newCondition();
+
     RateDecision reserve(Reservation mine) {
       List<Reservation> batch;
-      synchronized (this) {
+      lock.lock();
+      try {
         queued.add(mine);
-        boolean interrupted = false;
         // bounded by the running batch's transaction, which ends within the store's timeouts
         while (running && !answers.containsKey(mine)) {
-          try {
-            wait();
-          } catch (InterruptedException e) {
-            interrupted = true;
-          }
-        }
-        if (interrupted) {
-          Thread.currentThread().interrupt();
+          batchEnded.awaitUninterruptibly();
         }
         if (answers.containsKey(mine)) {
           return outcome(answers.remove(mine));
@@ -86,6 +69,8 @@ final class ReservationBatches {
         running = true;
         batch = new ArrayList<>(queued);
         queued.clear();
+      } finally {
+        lock.unlock();
       }
       Object[] outcomes = new Object[batch.size()];
       Object own = null;
@@ -97,7 +82,8 @@ final class ReservationBatches {
       } catch (RuntimeException | Error e) {
         Arrays.fill(outcomes, e);
       } finally {
-        synchronized (this) {
+        lock.lock();
+        try {
           for (int i = 0; i < outcomes.length; i++) {
             if (batch.get(i) == mine) {
               own = outcomes[i];
@@ -106,7 +92,9 @@ final class ReservationBatches {
             }
           }
           running = false;
-          notifyAll();
+          batchEnded.signalAll();
+        } finally {
+          lock.unlock();
         }
       }
       return outcome(own);
