@@ -22,15 +22,20 @@ import redis.clients.jedis.RedisClient;
  */
 public final class ModelCheckSeam implements AutoCloseable {
 
-  /** Lost replies trip the store's outage log; expected here, and noisy at thousands a run. */
-  private static final Logger CLIENT_LOG = Logger.getLogger("dev.bulwark.redis.client");
+  /**
+   * Lost replies trip the store's outage log (the client's, and the outage gate it reports to);
+   * expected here, and noisy at thousands a run.
+   */
+  private static final List<Logger> OUTAGE_LOGS =
+      List.of(
+          Logger.getLogger("dev.bulwark.redis.client"), Logger.getLogger("dev.bulwark.core.store"));
 
   private static final String PUBLISH = "redis.call('PUBLISH', ";
 
   private final TestRedis test;
   private final ControlledClock clock;
   private final String wakeUps;
-  private final Level clientLogLevel;
+  private final List<Level> outageLogLevels;
 
   /** A wake-up as a script sent it: the JVM's channel, and the notice naming the request. */
   public record WakeUp(String channel, String notice) {}
@@ -39,8 +44,8 @@ public final class ModelCheckSeam implements AutoCloseable {
     this.test = new TestRedis(TestRedisServer.url(), Duration.ofSeconds(30));
     this.wakeUps = test.prefix() + "model:wake-ups";
     this.clock = new ControlledClock(test, this::publishToList);
-    this.clientLogLevel = CLIENT_LOG.getLevel();
-    CLIENT_LOG.setLevel(Level.OFF);
+    this.outageLogLevels = OUTAGE_LOGS.stream().map(Logger::getLevel).toList();
+    OUTAGE_LOGS.forEach(log -> log.setLevel(Level.OFF));
   }
 
   private String publishToList(String script) {
@@ -114,7 +119,9 @@ public final class ModelCheckSeam implements AutoCloseable {
 
   @Override
   public void close() {
-    CLIENT_LOG.setLevel(clientLogLevel);
+    for (int i = 0; i < OUTAGE_LOGS.size(); i++) {
+      OUTAGE_LOGS.get(i).setLevel(outageLogLevels.get(i));
+    }
     test.cleanUp();
   }
 }

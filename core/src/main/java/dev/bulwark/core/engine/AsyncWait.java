@@ -12,8 +12,8 @@ import java.util.logging.Logger;
  * completes it through the request's {@link GrantSignal}; a timer on the {@link AsyncScheduler}
  * polls once per wake-up check interval (when the store's wake-ups can be lost) and withdraws the
  * request at the deadline. The same rules as {@link QueuedRequest}: a withdrawal that races a
- * hand-over keeps the grant, and a caller that gives up (cancels its stage) withdraws the request
- * and gives back a grant that raced it.
+ * hand-over keeps the grant, a notice that may be stale is answered by a poll, and a caller that
+ * gives up (cancels its stage) withdraws the request and gives back a grant that raced it.
  */
 final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
 
@@ -106,7 +106,7 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
   private void start(CompletableFuture<?> caller) {
     outcome.whenComplete((grant, failure) -> finish(grant));
     access.async().track(outcome);
-    request.onGrant(() -> access.async().execute(() -> outcome.complete(granted())));
+    request.onGrant(() -> access.async().execute(this::signalled));
     scheduleCheck();
     caller.whenComplete(
         (value, failure) -> {
@@ -115,6 +115,26 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
             withdraw();
           }
         });
+  }
+
+  /** A hand-over notice arrived: trusted, it completes the wait; else the store is asked. */
+  private void signalled() {
+    if (outcome.isDone()) {
+      return;
+    }
+    if (request.isGranted()) {
+      outcome.complete(granted());
+      return;
+    }
+    request.forget(); // a notice that may be stale (see GrantSignal)
+    try {
+      Grant polled = request.poll();
+      if (polled.outcome() != Outcome.QUEUED) {
+        outcome.complete(polled);
+      }
+    } catch (RuntimeException e) {
+      outcome.completeExceptionally(e);
+    }
   }
 
   private Grant granted() {

@@ -51,7 +51,7 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
       String name,
       String key,
       long leaseMillis) {
-    super(requestId);
+    super(requestId, renewer == null ? 0 : leaseMillis);
     this.renewer = renewer;
     this.events = events;
     this.name = name;

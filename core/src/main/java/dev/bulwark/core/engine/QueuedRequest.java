@@ -7,7 +7,8 @@ import java.time.Duration;
 /**
  * Waits out one queued request: the store's hand-over normally wakes it; when the store's wake-ups
  * can be lost, it polls once per check interval; at the deadline it withdraws, and a withdrawal
- * that races a hand-over keeps the grant.
+ * that races a hand-over keeps the grant. A hand-over notice that may be stale (see {@link
+ * GrantSignal}) is answered by a poll at once.
  */
 final class QueuedRequest {
 
@@ -81,7 +82,10 @@ final class QueuedRequest {
           return signal.isGranted() ? Grant.granted(signal.signalledToken()) : queue.cancel();
         }
         if (signal.awaitSignal(Math.min(remaining, check))) {
-          return Grant.granted(signal.signalledToken());
+          if (signal.isGranted()) {
+            return Grant.granted(signal.signalledToken());
+          }
+          signal.forget(); // a notice that may be stale: the store says what it is
         }
         if (deadline - System.nanoTime() > 0) {
           Grant polled = queue.poll();

@@ -14,6 +14,7 @@ public final class Waiters implements GrantListener {
   private final Map<Long, GrantSignal> waiting = new ConcurrentHashMap<>();
 
   void register(GrantSignal signal) {
+    signal.registered();
     waiting.put(signal.requestId, signal);
   }
 

@@ -61,10 +61,7 @@ sealed interface Action {
           }
         }
         case PENDING -> {
-          // a client re-sends within its retry budget, well inside a lease (see Resend)
-          if (s.caller(r).since() + bounds.leaseMillis() > s.now()) {
-            actions.add(new Resend(r));
-          }
+          actions.add(new Resend(r));
           actions.add(new GiveUpRequest(r));
         }
         case DONE -> {}
@@ -113,7 +110,7 @@ sealed interface Action {
   private static ModelState acquired(ModelState s, int r, Grant grant, long ranAt, Bounds bounds) {
     return switch (grant.outcome()) {
       case GRANTED -> s.with(r, Caller.holding(ranAt + bounds.leaseMillis()));
-      case QUEUED -> s.with(r, Caller.waiting(ranAt + bounds.leaseMillis()));
+      case QUEUED -> s.with(r, Caller.queued(ranAt, bounds.leaseMillis()));
       case REJECTED -> s.with(r, Caller.done(s.now()));
     };
   }
@@ -122,7 +119,7 @@ sealed interface Action {
   private static ModelState polled(ModelState s, int r, Grant grant, long leaseUntil) {
     return switch (grant.outcome()) {
       case GRANTED -> s.with(r, Caller.holding(leaseUntil));
-      case QUEUED -> s.with(r, Caller.waiting(leaseUntil));
+      case QUEUED -> s.with(r, s.caller(r).waiting(leaseUntil));
       case REJECTED -> {
         if (leaseUntil > s.now()) {
           throw new Violation(
@@ -234,11 +231,10 @@ sealed interface Action {
   }
 
   /**
-   * The call whose reply was lost is sent again (as a Cluster client does), and answered. The
-   * exploration sends it again only within a lease of its first run: a re-sent acquire that comes
-   * later, after the first run's queue entry was handed a permit and lost it to its lease, is
-   * queued afresh while that hand-over's wake-up tells the caller it holds ({@code
-   * KnownFaultsTest}).
+   * The call whose reply was lost is sent again (as a Cluster client does), and answered, however
+   * late: a re-sent acquire that comes after the first run's queue entry was handed a permit and
+   * lost it to its lease is queued afresh, while that hand-over's wake-up is still on its way
+   * ({@code ReplayedFaultsTest}).
    */
   record Resend(int request) implements Action {
     @Override
@@ -314,7 +310,7 @@ sealed interface Action {
           next =
               next.with(
                   r,
-                  caller.phase() == Phase.HOLDING ? Caller.holding(until) : Caller.waiting(until));
+                  caller.phase() == Phase.HOLDING ? Caller.holding(until) : caller.waiting(until));
         }
       }
       return next;
@@ -326,14 +322,18 @@ sealed interface Action {
     }
   }
 
-  /** The first wake-up on its way to the JVM arrives; a waiter it names now holds. */
+  /**
+   * The first wake-up on its way to the JVM arrives; a waiter it names holds when it may trust the
+   * notice ({@link Caller#trustsNoticeAt}). Otherwise the waiter forgets it and polls: that poll is
+   * the {@link Poll} every waiter may take next.
+   */
   record Deliver(int jvm) implements Action {
     @Override
     public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
       WakeUp wakeUp = s.inFlight().get(jvm).get(0);
       ModelState next = s.withoutFirstWakeUp(jvm);
       Caller caller = s.caller(wakeUp.request());
-      return caller.phase() == Phase.WAITING
+      return caller.trustsNoticeAt(s.now())
           ? next.with(wakeUp.request(), Caller.holding(caller.leaseUntil()))
           : next;
     }

@@ -13,8 +13,13 @@ import dev.bulwark.redis.ModelCheckJvm.GiveUp;
  * @param pending while pending: the operation whose reply was lost
  * @param giveUp while pending: the give-up the store sends after that loss, not yet run (null when
  *     the operation has none, or it already ran)
+ * @param trustUntil while waiting: until when a hand-over notice is taken as a grant, as the
+ *     engine's {@code GrantSignal} does: half a lease after the acquire that queued it first ran
+ *     (the engine counts from before it asked, which is earlier still); a later notice is only a
+ *     hint, answered by a poll
  */
-record Caller(Phase phase, long leaseUntil, long since, Operation pending, GiveUp giveUp) {
+record Caller(
+    Phase phase, long leaseUntil, long since, Operation pending, GiveUp giveUp, long trustUntil) {
 
   static final long NEVER = Long.MIN_VALUE;
 
@@ -25,22 +30,33 @@ record Caller(Phase phase, long leaseUntil, long since, Operation pending, GiveU
     RELEASE
   }
 
-  static final Caller IDLE = new Caller(Phase.IDLE, 0, NEVER, null, null);
+  static final Caller IDLE = new Caller(Phase.IDLE, 0, NEVER, null, null, 0);
 
-  static Caller waiting(long leaseUntil) {
-    return new Caller(Phase.WAITING, leaseUntil, 0, null, null);
+  /** Queued by an acquire that first ran at {@code ranAt}. */
+  static Caller queued(long ranAt, long lease) {
+    return new Caller(Phase.WAITING, ranAt + lease, 0, null, null, ranAt + lease / 2);
+  }
+
+  /** Still waiting, its lease now known to run until {@code until}. */
+  Caller waiting(long until) {
+    return new Caller(Phase.WAITING, until, 0, null, null, trustUntil);
   }
 
   static Caller holding(long leaseUntil) {
-    return new Caller(Phase.HOLDING, leaseUntil, 0, null, null);
+    return new Caller(Phase.HOLDING, leaseUntil, 0, null, null, 0);
   }
 
   static Caller done(long at) {
-    return new Caller(Phase.DONE, 0, at, null, null);
+    return new Caller(Phase.DONE, 0, at, null, null, 0);
   }
 
   Caller pending(Operation operation, long ranAt, GiveUp giveUp) {
-    return new Caller(Phase.PENDING, leaseUntil, ranAt, operation, giveUp);
+    return new Caller(Phase.PENDING, leaseUntil, ranAt, operation, giveUp, 0);
+  }
+
+  /** Whether a hand-over notice reaching this caller at {@code now} is taken as a grant. */
+  boolean trustsNoticeAt(long now) {
+    return phase == Phase.WAITING && now < trustUntil;
   }
 
   boolean leaseLiveAt(long now) {
@@ -56,7 +72,7 @@ record Caller(Phase phase, long leaseUntil, long since, Operation pending, GiveU
   String canonical(long now, long lease) {
     return switch (phase) {
       case IDLE -> "I";
-      case WAITING -> "W" + Times.ahead(leaseUntil, now);
+      case WAITING -> "W" + Times.ahead(leaseUntil, now) + "t" + Times.ahead(trustUntil, now);
       case HOLDING -> "H" + Times.ahead(leaseUntil, now);
       case PENDING ->
           "P"
