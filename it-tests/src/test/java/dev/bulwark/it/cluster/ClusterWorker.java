@@ -139,11 +139,13 @@ public final class ClusterWorker {
   private void runScenario(long begin) throws InterruptedException {
     StartBarrier.sleepUntil(begin);
     long deadline = begin + options.duration().toNanos();
+    long cutOff = begin + Math.max(options.duration().toNanos(), options.maxDuration().toNanos());
     List<Thread> threads = new ArrayList<>();
     for (int i = 0; i < options.threads(); i++) {
       int index = i;
       Thread thread =
-          new Thread(() -> callerLoop(index, deadline), options.worker() + "-caller-" + index);
+          new Thread(
+              () -> callerLoop(index, deadline, cutOff), options.worker() + "-caller-" + index);
       threads.add(thread);
       thread.start();
     }
@@ -152,8 +154,12 @@ public final class ClusterWorker {
     }
   }
 
-  private void callerLoop(int thread, long deadline) {
-    for (int seq = 0; seq < options.calls() && System.nanoTime() < deadline; seq++) {
+  private void callerLoop(int thread, long deadline, long cutOff) {
+    for (int seq = 0; seq < options.calls(); seq++) {
+      long now = System.nanoTime();
+      if (now >= cutOff || (now >= deadline && seq >= options.minCalls())) {
+        break;
+      }
       switch (options.scenario()) {
         case BULKHEAD -> bulkheadCall(thread, seq);
         case RATE -> rateCall(thread, seq);

@@ -21,6 +21,11 @@ final class LockScenario {
   static final int KEYS = 16;
   static final Duration DURATION = Duration.ofSeconds(4);
 
+  /** Per thread, made even past {@link #DURATION} on a loaded machine, up to the maximum. */
+  static final int MIN_CALLS = 20;
+
+  static final Duration MAX_DURATION = Duration.ofSeconds(30);
+
   private LockScenario() {}
 
   static void runAndCheck(ClusterRun run) {
@@ -39,6 +44,11 @@ final class LockScenario {
                 THREADS,
                 "duration",
                 DURATION.toMillis(),
+                // 18 threads × 20 calls at 40 % writes: about 144 writes, the check wants > 100
+                "min-calls",
+                MIN_CALLS,
+                "max-duration",
+                MAX_DURATION.toMillis(),
                 "keys",
                 KEYS,
                 "write-share",

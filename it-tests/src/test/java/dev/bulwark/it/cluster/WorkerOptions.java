@@ -85,6 +85,18 @@ final class WorkerOptions {
     return duration("duration", Duration.ofSeconds(30));
   }
 
+  /**
+   * Calls per thread made even past {@link #duration()}, so a slow machine still gives a scenario
+   * the sample its checks need; the thread stops at {@link #maxDuration()} whatever it made.
+   */
+  int minCalls() {
+    return integer("min-calls", 0);
+  }
+
+  Duration maxDuration() {
+    return duration("max-duration", duration());
+  }
+
   Duration holdMin() {
     return duration("hold-min", Duration.ofMillis(20));
   }
