@@ -69,7 +69,8 @@ class OutageTest {
       long start = System.nanoTime();
       assertThatThrownBy(() -> store.store().permits().acquire(PERMITS, 1, true))
           .isInstanceOf(StoreException.class);
-      assertThat(millisSince(start)).isLessThan(1_000);
+      // refused at once; the bound only tells that from waiting out a timeout again and again
+      assertThat(millisSince(start)).isLessThan(5_000);
 
       assertEveryOperationFailsFast(store);
     }
@@ -83,7 +84,8 @@ class OutageTest {
       long start = System.nanoTime();
       assertThatThrownBy(() -> store.store().permits().acquire(PERMITS, 1, true))
           .isInstanceOf(StoreException.class);
-      assertThat(millisSince(start)).isLessThan(3_000);
+      // one read timeout (0.5 s) and a connect; the bound tells that from ten or more of them
+      assertThat(millisSince(start)).isLessThan(5_000);
 
       assertEveryOperationFailsFast(store);
     }
@@ -146,11 +148,12 @@ class OutageTest {
             () ->
                 store.store().renew(List.of(new Lease(Lease.Kind.PERMIT, "pool", "", 2, 10_000))));
     for (ThrowingCallable call : calls) {
-      long start = System.nanoTime();
+      // failing fast: the gate answers without trying the server, so the failure has no cause (a
+      // call that tried carries the client's failure); no wall-clock bound needed
       assertThatThrownBy(call)
           .isInstanceOf(StoreException.class)
-          .hasMessageContaining("unreachable");
-      assertThat(millisSince(start)).as("failing fast").isLessThan(100);
+          .hasMessageContaining("unreachable")
+          .hasNoCause();
     }
   }
 
@@ -165,8 +168,9 @@ class OutageTest {
     long start = System.nanoTime();
     RecordingStore store =
         RecordingStore.open(RedisSettings.from(key -> Optional.ofNullable(config.get(key))));
-    // Opening never blocks longer than the connect timeout it waits for the subscription.
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    // Opening waits for the subscription only up to the connect timeout (0.3 s), never until the
+    // silent server answers; the bound is loose for a loaded machine
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
     return store;
   }
 

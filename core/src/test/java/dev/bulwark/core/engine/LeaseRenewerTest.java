@@ -105,11 +105,13 @@ class LeaseRenewerTest {
     try (BulwarkEngine engine = engine()) {
       LeaseRenewer renewer = engine.leaseRenewer().orElseThrow();
       renewer.close(); // no ticks of its own: this test ticks by hand
-      Permit reachable = engine.bulkhead(bulkhead("reachable", Duration.ofMillis(300))).acquire();
+      // leases of 3 s, due every second: the second tick below comes well within a second of the
+      // first, so the lease renewed by the first is not due again even on a stalled machine
+      Permit reachable = engine.bulkhead(bulkhead("reachable", Duration.ofSeconds(3))).acquire();
       Permit unreachable =
-          engine.bulkhead(bulkhead("unreachable", Duration.ofMillis(300))).acquire();
+          engine.bulkhead(bulkhead("unreachable", Duration.ofSeconds(3))).acquire();
       store[0].unreachableLease = "unreachable";
-      Thread.sleep(110); // a third of the lease: both due
+      Thread.sleep(1_010); // a third of the lease: both due
       renewer.renewDue();
       store[0].unreachableLease = null;
       renewer.renewDue(); // at once, the next tick: only the lease that was not renewed is due
