@@ -126,7 +126,7 @@ public abstract class RateStoreProperties extends StoreProperties {
       Optional<String> broken = model.reserve(call, maxWaitNanos, decision);
       assertThat(broken)
           .as(
-              "%s to limit %s (max wait %s) within %s, on %s",
+              "%s to limit %s (max wait %s ns) within %s, on %s",
               decision, limit, maxWaitNanos, call, before)
           .isEmpty();
       // how exactly the store's instant was known: the model checks to within this span

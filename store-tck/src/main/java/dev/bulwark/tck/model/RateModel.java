@@ -108,7 +108,13 @@ public final class RateModel {
 
   @Override
   public String toString() {
-    return spec.type() + " " + spec.permits() + "/" + spec.windowNanos() + " " + states;
+    return spec.type()
+        + " "
+        + spec.permits()
+        + " per "
+        + spec.windowNanos() / 1_000_000
+        + " ms "
+        + states;
   }
 
   /** A state of the limit and the part of a call's span in which it holds. */
