@@ -35,9 +35,15 @@ import net.jqwik.api.statistics.Statistics;
  * SMOOTH window is a whole number of intervals, so that every store, whatever unit its clock counts
  * in, answers to the nanosecond what the model computes.
  *
- * <p>Redefinitions keep the type (a new type starts a limit afresh) and change what each type's
- * state carries over to the new definition unambiguously: SMOOTH its permits and interval, FIXED
- * its permits (its windows stay aligned as they were), ROLLING fewer permits in the same window.
+ * <p>Redefinitions keep the type (a new type starts a limit afresh; the Redis store keeps a state
+ * per type, the others one per name) and change what each type's state carries over to the new
+ * definition unambiguously: SMOOTH its permits and interval, FIXED its permits (its windows stay
+ * aligned as they were), ROLLING fewer permits in the same window. Two redefinitions are left out
+ * because the stores' arithmetic does not carry its state over to them soundly yet: a FIXED window
+ * made longer (the stored window number, counted in the former length, lies far ahead of the
+ * clock's in the new one, and the limit stops granting once its permits are used), and a ROLLING
+ * limit given more permits while slots are reserved (the clock is clamped to a reserved slot, so a
+ * caller is told to start before the slot recorded for it, and the new limit can be exceeded).
  */
 public abstract class RateStoreProperties extends StoreProperties {
 
