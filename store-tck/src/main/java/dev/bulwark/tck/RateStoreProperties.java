@@ -25,10 +25,11 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * {@link dev.bulwark.spi.RateStore} against {@link RateModel}: random sequences of reservations
- * (failing fast or willing to wait) from every simulated JVM on up to three limits of every type,
- * pauses of chosen lengths, retries after a rejection's hint, and redefinitions of a limit's
- * permits and window. Every grant, delay and rejection must be one the model gives at some instant
- * between the readings of the store's clock taken just before and just after the call.
+ * (failing fast or willing to wait; single or in bursts) from every simulated JVM on up to three
+ * limits of every type, pauses of chosen lengths, retries after a rejection's hint, and
+ * redefinitions of a limit's permits and window. Every grant, delay and rejection must be one the
+ * model gives at some instant between the readings of the store's clock taken just before and just
+ * after the call.
  *
  * <p>The store decides on its own clock, so nothing here reads the client's: a loaded machine
  * widens the spans the model allows, it never fails a try. Windows are whole milliseconds and a
@@ -81,7 +82,8 @@ public abstract class RateStoreProperties extends StoreProperties {
         .flatMap(
             plans ->
                 ActionChain.<Run>startWith(() -> new Run(plans))
-                    .withAction(6, reserve(plans.size()))
+                    .withAction(5, reserve(plans.size()))
+                    .withAction(2, burst(plans.size()))
                     .withAction(2, pause())
                     .withAction(1, retryAfterHint(plans.size()))
                     .withAction(1, redefine(plans.size(), intervalsMillis()))
@@ -189,6 +191,35 @@ public abstract class RateStoreProperties extends StoreProperties {
                             + maxWaitMs
                             + " ms",
                         r -> r.reserve(limit, jvm, maxWaitMs * MS)));
+  }
+
+  /**
+   * Several reservations back to back: the SPI takes one permit a call, so this is how a caller's
+   * burst of n permits reaches it (and how a store whose calls are slow still meets a full limit).
+   */
+  private Action.Independent<Run> burst(int limits) {
+    return () ->
+        Combinators.combine(
+                limitIndex(limits),
+                jvmIndex(),
+                Arbitraries.integers().between(2, 5),
+                Arbitraries.of(MAX_WAITS_MS))
+            .as(
+                (limit, jvm, count, maxWaitMs) ->
+                    Transformer.mutate(
+                        count
+                            + " reservations on limit "
+                            + limit
+                            + " in jvm"
+                            + jvm
+                            + ", max wait "
+                            + maxWaitMs
+                            + " ms",
+                        r -> {
+                          for (int i = 0; i < count; i++) {
+                            r.reserve(limit, jvm, maxWaitMs * MS);
+                          }
+                        }));
   }
 
   private static Action.Independent<Run> pause() {
