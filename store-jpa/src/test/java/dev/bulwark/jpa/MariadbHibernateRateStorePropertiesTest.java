@@ -18,6 +18,6 @@ class MariadbHibernateRateStorePropertiesTest extends RateStoreProperties {
 
   @Override
   protected int tries() {
-    return 6;
+    return 5;
   }
 }
