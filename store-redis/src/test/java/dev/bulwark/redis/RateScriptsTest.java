@@ -141,11 +141,9 @@ class RateScriptsTest {
     assertThat(redis.type(key)).isEqualTo("hash");
     assertThat(redis.hget(key, "count")).isEqualTo("7");
     assertThat(Long.parseLong(redis.hget(key, "window"))).isEqualTo(boundary / (length / US) - 1);
-    // the key lasts until its seven slots would be used up at one permit per window (the widest a
-    // redefinition with fewer permits spreads them): seven windows from the stored one
     assertThat(redis.pttl(key))
         .isPositive()
-        .isLessThanOrEqualTo((boundary + 6 * length / US - before) / 1000 + 2);
+        .isLessThanOrEqualTo((boundary + 2 * length / US - before) / 1000 + 2);
 
     // In the next window the reservations count: it is full already.
     sleepUntilServerMicros(boundary + 20_000);
