@@ -175,46 +175,6 @@ public abstract class RateStoreContract extends StoreContract {
   }
 
   @Test
-  public void aFixedLimitRedefinedWithFewerPermitsKeepsTheSlotsReservedBefore()
-      throws InterruptedException {
-    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-      if (fixedRedefinedWithFewerPermits("tck-fixed-redefined-" + attempt)) {
-        return;
-      }
-    }
-    skipStalled("the calls meant for one 300 ms FIXED window never fitted into one");
-  }
-
-  private boolean fixedRedefinedWithFewerPermits(String name) throws InterruptedException {
-    RateStore rates = jvm().rates();
-    long length = 300 * MS;
-    RateSpec three = new RateSpec(name, RateLimitType.FIXED, 3, length);
-    long boundary = startOfAFreshWindow(length);
-    // three permits now and three reserved in the next window: six slots counted from this one
-    for (int i = 0; i < 3; i++) {
-      assertThat(rates.reserve(three, 0)).isEqualTo(RateDecision.NOW);
-    }
-    for (int i = 0; i < 3; i++) {
-      assertThat(rates.reserve(three, length).granted()).isTrue();
-    }
-    if (fixture().clockNanos() >= boundary) {
-      return false;
-    }
-    // at one permit per window the six slots fill six windows: two more windows on, four of them
-    // are still ahead, although every slot the former definition placed has passed
-    RateSpec one = new RateSpec(name, RateLimitType.FIXED, 1, length);
-    sleepUntilClock(boundary + length + 10 * MS);
-    long before = fixture().clockNanos();
-    RateDecision late = rates.reserve(one, 0);
-    long after = fixture().clockNanos();
-    assertThat(late.granted()).as("a call after the windows of the former definition").isFalse();
-    assertThat(late.delayNanos())
-        .isBetween(
-            boundary + 5 * length - after - ROUNDING, boundary + 5 * length - before + ROUNDING);
-    return true;
-  }
-
-  @Test
   public void rollingAdmitsPermitsPerWindowAndSaysWhenTheOldestLeavesIt()
       throws InterruptedException {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {

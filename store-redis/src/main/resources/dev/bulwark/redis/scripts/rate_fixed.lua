@@ -29,9 +29,6 @@ if delay > max_wait then
   return -1 - delay
 end
 redis.call('HSET', KEYS[1], 'window', int(window), 'count', int(count + 1))
--- the expiry runs on the server's real clock, so it counts from that. It lasts until the count
--- would be used up at one permit per window, the widest any definition spreads it: a limit
--- redefined with fewer permits still finds the slots reserved under the former definition, which
--- now lie in later windows (the count spreads over the windows at the new number of permits).
-redis.call('PEXPIRE', KEYS[1], int(math.ceil(((window + count + 1) * length - clock) / 1000) + 1))
+-- the expiry runs on the server's real clock, so it counts from that
+redis.call('PEXPIRE', KEYS[1], int(math.ceil(((slot_window + 1) * length - clock) / 1000) + 1))
 return delay
