@@ -23,6 +23,7 @@ final class JpaStoreFixture extends StoreFixture {
   private final String prefix = newPrefix();
   private final Map<BulwarkStore, GrantListener> listeners = new IdentityHashMap<>();
   private final boolean generated;
+  private final DatabaseClock clock;
 
   JpaStoreFixture(TestDatabase database, Provider provider) {
     this(database, provider, true);
@@ -32,6 +33,7 @@ final class JpaStoreFixture extends StoreFixture {
     this.database = database;
     this.provider = provider;
     this.generated = generated;
+    this.clock = new DatabaseClock(database);
   }
 
   /** A fixture whose tables come from the shipped DDL, with schema generation off. */
@@ -86,7 +88,7 @@ final class JpaStoreFixture extends StoreFixture {
 
   @Override
   public long clockNanos() {
-    return database.nowMicros() * 1000;
+    return clock.nowMicros() * 1000;
   }
 
   @Override
@@ -111,6 +113,7 @@ final class JpaStoreFixture extends StoreFixture {
 
   @Override
   protected void cleanUp() {
+    clock.close();
     database.dropTables(prefix);
   }
 }

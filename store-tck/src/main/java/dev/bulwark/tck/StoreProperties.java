@@ -56,6 +56,11 @@ public abstract class StoreProperties {
     return jvms;
   }
 
+  /** The store's clock ({@link StoreFixture#clockNanos}), as its rate limits read it. */
+  protected final long clockNanos() {
+    return fixture.clockNanos();
+  }
+
   /** A limit name no earlier try used. */
   protected static String freshName(String kind) {
     return "prop-" + kind + "-" + RUNS.incrementAndGet();

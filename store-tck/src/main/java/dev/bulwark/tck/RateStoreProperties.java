@@ -1,0 +1,288 @@
+package dev.bulwark.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bulwark.RateLimitType;
+import dev.bulwark.spi.RateDecision;
+import dev.bulwark.spi.RateSpec;
+import dev.bulwark.tck.model.RateModel;
+import dev.bulwark.tck.model.TimeSpan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+import net.jqwik.api.state.Action;
+import net.jqwik.api.state.ActionChain;
+import net.jqwik.api.state.Transformer;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * {@link dev.bulwark.spi.RateStore} against {@link RateModel}: random sequences of reservations
+ * (failing fast or willing to wait; single or in bursts) from every simulated JVM on up to three
+ * limits of every type, pauses of chosen lengths, retries after a rejection's hint, and
+ * redefinitions of a limit's permits or interval (those below). Every grant, delay and rejection
+ * must be one the model gives at some instant between the readings of the store's clock taken just
+ * before and just after the call.
+ *
+ * <p>The store decides on its own clock, so nothing here reads the client's: a loaded machine
+ * widens the spans the model allows, it never fails a try. Windows are whole milliseconds and a
+ * SMOOTH window is a whole number of intervals, so that every store, whatever unit its clock counts
+ * in, answers to the nanosecond what the model computes.
+ *
+ * <p>Redefinitions keep the type (a new type starts a limit afresh; the Redis store keeps a state
+ * per type, the others one per name) and change only what the state carries over to unambiguously:
+ * a SMOOTH limit's permits and interval, a ROLLING limit's permits, fewer in the same window. The
+ * others are left out because the stores' arithmetic does not carry its state over to them soundly
+ * yet:
+ *
+ * <ul>
+ *   <li>FIXED, other permits: the stored count of slots is read again under the new permits, so
+ *       slots reserved in later windows under the former definition count for more or fewer windows
+ *       than they take; with more permits, a window holds its reserved slots and the new limit's
+ *       worth of new ones.
+ *   <li>FIXED, a longer window: the stored window number, counted in the former length, lies far
+ *       ahead of the clock's in the new one, and the limit stops granting once its permits are
+ *       used.
+ *   <li>ROLLING, more permits while slots are reserved: the clock is clamped to a reserved slot, so
+ *       a caller is told to start before the slot recorded for it, and the new limit can be
+ *       exceeded.
+ * </ul>
+ */
+public abstract class RateStoreProperties extends StoreProperties {
+
+  private static final long MS = 1_000_000L;
+
+  /**
+   * The unit of the relative times in the model's messages: a minute, a multiple of every window.
+   */
+  private static final long ORIGIN_UNIT = 60_000 * MS;
+
+  private static final List<Long> MAX_WAITS_MS = List.of(0L, 0L, 0L, 10L, 40L, 100L, 250L);
+  private static final List<Long> PAUSES_MS = List.of(5L, 20L, 50L, 100L);
+
+  /**
+   * The intervals between permits the limits use. A store whose calls take longer (a database under
+   * load) needs longer ones, so that calls still come faster than permits and the clock's readings
+   * around a call stay short beside an interval.
+   */
+  protected List<Long> intervalsMillis() {
+    return List.of(20L, 50L);
+  }
+
+  @Property
+  @AddLifecycleHook(PropertyTries.class)
+  void aRateLimitAnswersAsItsModel(@ForAll("rateRuns") ActionChain<Run> chain) {
+    chain.run();
+  }
+
+  @Provide
+  Arbitrary<ActionChain<Run>> rateRuns() {
+    return plan(intervalsMillis())
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(3)
+        .flatMap(
+            plans ->
+                ActionChain.<Run>startWith(() -> new Run(plans))
+                    .withAction(5, reserve(plans.size()))
+                    .withAction(2, burst(plans.size()))
+                    .withAction(2, pause())
+                    .withAction(1, retryAfterHint(plans.size()))
+                    .withAction(1, redefine(plans.size(), intervalsMillis()))
+                    .withMaxTransformations(25));
+  }
+
+  /** A limit's first definition: its type, permits and the interval between permits. */
+  private record Plan(RateLimitType type, int permits, long intervalMs) {
+
+    RateSpec spec(String name) {
+      return new RateSpec(name, type, permits, permits * intervalMs * MS);
+    }
+  }
+
+  private static Arbitrary<Plan> plan(List<Long> intervalsMillis) {
+    return Combinators.combine(
+            Arbitraries.of(RateLimitType.class),
+            Arbitraries.integers().between(1, 4),
+            Arbitraries.of(intervalsMillis))
+        .as(Plan::new);
+  }
+
+  /** One try: its limits, each with its model, and the clock's origin for readable messages. */
+  final class Run {
+    private final List<RateModel> models = new ArrayList<>();
+    private final List<Long> hints = new ArrayList<>();
+    private final long origin;
+
+    Run(List<Plan> plans) {
+      for (Plan plan : plans) {
+        if (ORIGIN_UNIT % (plan.permits() * plan.intervalMs() * MS) != 0) {
+          // the model counts fixed windows from the origin: they must align to the epoch's
+          throw new IllegalArgumentException(plan + ": a minute is no whole number of its windows");
+        }
+        models.add(new RateModel(plan.spec(freshName("rate"))));
+        hints.add(null);
+      }
+      origin = Math.floorDiv(clockNanos(), ORIGIN_UNIT) * ORIGIN_UNIT;
+    }
+
+    void reserve(int limit, int jvm, long maxWaitNanos) {
+      RateModel model = models.get(limit);
+      String before = model.toString();
+      long start = clockNanos();
+      RateDecision decision = jvms().get(jvm).rates().reserve(model.spec(), maxWaitNanos);
+      long end = clockNanos();
+      TimeSpan call = new TimeSpan(start - origin, end - origin);
+      Optional<String> broken = model.reserve(call, maxWaitNanos, decision);
+      assertThat(broken)
+          .as(
+              "%s to limit %s (max wait %s ns) within %s, on %s",
+              decision, limit, maxWaitNanos, call, before)
+          .isEmpty();
+      // how exactly the store's instant was known: the model checks to within this span
+      Statistics.label("clock span, ms (rounded down to 5)").collect((end - start) / MS / 5 * 5);
+      hints.set(limit, decision.granted() ? null : decision.delayNanos());
+      Statistics.label("answers")
+          .collect(
+              model.spec().type(),
+              decision.granted() ? (decision.delayNanos() == 0 ? "now" : "later") : "rejected");
+    }
+
+    /** Waits as long as the limit's last rejection said, then asks for a permit now. */
+    void retryAfterHint(int limit, int jvm) {
+      Long hint = hints.get(limit);
+      if (hint != null) {
+        sleep(hint);
+        reserve(limit, jvm, 0);
+      }
+    }
+
+    void redefine(int limit, int permits, long intervalMs) {
+      RateModel model = models.get(limit);
+      RateSpec spec = model.spec();
+      RateSpec next =
+          switch (spec.type()) {
+            case SMOOTH ->
+                new RateSpec(spec.name(), spec.type(), permits, permits * intervalMs * MS);
+            case FIXED -> spec;
+            case ROLLING ->
+                permits <= spec.permits()
+                    ? new RateSpec(spec.name(), spec.type(), permits, spec.windowNanos())
+                    : spec;
+          };
+      model.redefine(next);
+    }
+
+    @Override
+    public String toString() {
+      return models.toString();
+    }
+  }
+
+  private Action.Independent<Run> reserve(int limits) {
+    return () ->
+        Combinators.combine(limitIndex(limits), jvmIndex(), Arbitraries.of(MAX_WAITS_MS))
+            .as(
+                (limit, jvm, maxWaitMs) ->
+                    Transformer.mutate(
+                        "reserve on limit "
+                            + limit
+                            + " in jvm"
+                            + jvm
+                            + ", max wait "
+                            + maxWaitMs
+                            + " ms",
+                        r -> r.reserve(limit, jvm, maxWaitMs * MS)));
+  }
+
+  /**
+   * Several reservations back to back: the SPI takes one permit a call, so this is how a caller's
+   * burst of n permits reaches it (and how a store whose calls are slow still meets a full limit).
+   */
+  private Action.Independent<Run> burst(int limits) {
+    return () ->
+        Combinators.combine(
+                limitIndex(limits),
+                jvmIndex(),
+                Arbitraries.integers().between(2, 5),
+                Arbitraries.of(MAX_WAITS_MS))
+            .as(
+                (limit, jvm, count, maxWaitMs) ->
+                    Transformer.mutate(
+                        count
+                            + " reservations on limit "
+                            + limit
+                            + " in jvm"
+                            + jvm
+                            + ", max wait "
+                            + maxWaitMs
+                            + " ms",
+                        r -> {
+                          for (int i = 0; i < count; i++) {
+                            r.reserve(limit, jvm, maxWaitMs * MS);
+                          }
+                        }));
+  }
+
+  private static Action.Independent<Run> pause() {
+    return () ->
+        Arbitraries.of(PAUSES_MS)
+            .map(
+                ms ->
+                    Transformer.mutate(
+                        "pause " + ms + " ms", r -> sleep(TimeUnit.MILLISECONDS.toNanos(ms))));
+  }
+
+  private Action.Independent<Run> retryAfterHint(int limits) {
+    return () ->
+        Combinators.combine(limitIndex(limits), jvmIndex())
+            .as(
+                (limit, jvm) ->
+                    Transformer.mutate(
+                        "retry on limit " + limit + " in jvm" + jvm + " after its last hint",
+                        r -> r.retryAfterHint(limit, jvm)));
+  }
+
+  private static Action.Independent<Run> redefine(int limits, List<Long> intervalsMillis) {
+    return () ->
+        Combinators.combine(
+                limitIndex(limits),
+                Arbitraries.integers().between(1, 4),
+                Arbitraries.of(intervalsMillis))
+            .as(
+                (limit, permits, intervalMs) ->
+                    Transformer.mutate(
+                        "redefine limit "
+                            + limit
+                            + " with "
+                            + permits
+                            + " permits, "
+                            + intervalMs
+                            + " ms apart",
+                        r -> r.redefine(limit, permits, intervalMs)));
+  }
+
+  private static Arbitrary<Integer> limitIndex(int limits) {
+    return Arbitraries.integers().between(0, limits - 1);
+  }
+
+  private Arbitrary<Integer> jvmIndex() {
+    return Arbitraries.integers().between(0, jvms().size() - 1);
+  }
+
+  static void sleep(long nanos) {
+    try {
+      TimeUnit.NANOSECONDS.sleep(nanos);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while pausing", e);
+    }
+  }
+}
