@@ -13,10 +13,11 @@ import java.util.TreeMap;
 /**
  * Explores every interleaving of the enabled actions up to the depth bound, breadth first, against
  * the real store: each state's store contents are kept, and written back before each action tried
- * from it, so every transition runs the real scripts from exactly that state. States already seen
- * (same canonical form, see {@link ModelState#canonical} and {@link StoreContents#canonical}) are
- * not explored again; breadth first reaches each at its least depth, so nothing within the bound is
- * cut. Every new state is also driven to the end by {@link Quiescence}.
+ * from it, so every transition runs the store's real code (a Redis script, a database transaction)
+ * from exactly that state. States already seen (same canonical form, see {@link
+ * ModelState#canonical} and {@link StoreContents#canonical}) are not explored again; breadth first
+ * reaches each at its least depth, so nothing within the bound is cut. Every new state is also
+ * driven to the end by {@link Quiescence}.
  */
 public final class Explorer {
 

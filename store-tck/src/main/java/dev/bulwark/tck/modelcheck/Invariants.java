@@ -155,7 +155,9 @@ final class Invariants {
    * After a script that hands over: no live waiter is left at the head of the queue while what it
    * waits for is free. Room that a lease's end made is only seen by a script that reclaims expired
    * holders, which a poll always does; other scripts reclaim only when they find no room, so after
-   * them an expired holder still counts as taking room ({@code reclaimed} false).
+   * them an expired holder still counts as taking room ({@code reclaimed} false). A store whose
+   * every step reclaims ({@link StoreDriver#everyStepReclaims}, the JPA store) is held to the
+   * stricter rule after every step.
    */
   void noRoomLeftWithWaiters(StoreContents c, long now, boolean reclaimed, String when) {
     List<StoreContents.Waiter> waiting = c.liveWaiters(now);

@@ -45,7 +45,7 @@ public record ModelState(
     return callers.get(request);
   }
 
-  boolean isDead(int jvm) {
+  public boolean isDead(int jvm) {
     return dead.get(jvm);
   }
 
