@@ -166,8 +166,8 @@ record JpaStoreContents(List<LimitState> limits, List<ClaimState> claims, List<W
   /**
    * What the steps can still tell apart, relative to {@code now}: expiries as time ahead or passed;
    * holders as a set, the queue in arrival order (the arrival numbers themselves only order it);
-   * tokens relative to the fencing counter, whose own value only ever grows by one; when a claim
-   * was granted (read by inspection alone) left out.
+   * tokens (none for a permit) relative to the fencing counter, which only ever grows by one; when
+   * a claim was granted (read by inspection alone) left out.
    */
   @Override
   public String canonical(long now) {
@@ -180,8 +180,7 @@ record JpaStoreContents(List<LimitState> limits, List<ClaimState> claims, List<W
       out.append(claim.member())
           .append(claim.mode())
           .append(Times.ahead(claim.expiresMillis(), now))
-          .append('t')
-          .append(claim.token() == 0 ? "0" : Long.toString(fencing - claim.token()))
+          .append(claim.token() == 0 ? "" : "t" + (fencing - claim.token()))
           .append(claim.notice() ? "n" : "")
           .append(',');
     }
