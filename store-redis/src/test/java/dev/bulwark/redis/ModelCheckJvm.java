@@ -22,7 +22,8 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 public final class ModelCheckJvm {
 
   /** A script call the store made after a lost reply, held back for the check to run later. */
-  public record GiveUp(LuaScript script, List<String> keys, List<String> args) {}
+  public record GiveUp(LuaScript script, List<String> keys, List<String> args)
+      implements dev.bulwark.tck.modelcheck.GiveUp {}
 
   private final ControlledClock clock;
   private final RedisPermits permits;

@@ -3,6 +3,12 @@ package dev.bulwark.redis.modelcheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bulwark.redis.ModelCheckSeam;
+import dev.bulwark.tck.modelcheck.Bounds;
+import dev.bulwark.tck.modelcheck.Exploration;
+import dev.bulwark.tck.modelcheck.Explorer;
+import dev.bulwark.tck.modelcheck.Kind;
+import dev.bulwark.tck.modelcheck.RandomRun;
+import dev.bulwark.tck.modelcheck.StoreDriver;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
@@ -145,7 +151,7 @@ class ModelCheckTest {
     int runs = replay != null ? 1 : RUNS;
     long started = System.nanoTime();
     long steps = 0;
-    StoreDriver store = new StoreDriver(bounds, seam);
+    StoreDriver store = new RedisStoreDriver(bounds, seam);
     for (int run = 0; run < runs; run++) {
       steps += new RandomRun(bounds, store).run(base + run, STEPS);
     }
@@ -160,7 +166,7 @@ class ModelCheckTest {
   }
 
   private void explore(Bounds bounds) {
-    Exploration explored = new Explorer(bounds, new StoreDriver(bounds, seam)).explore();
+    Exploration explored = new Explorer(bounds, new RedisStoreDriver(bounds, seam)).explore();
     System.out.println("model check: " + explored);
     assertThat(explored.actionsRun()).containsKeys(EVERY_ACTION.toArray(String[]::new));
     assertThat(explored.states()).isGreaterThan(500);

@@ -1,4 +1,4 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +11,7 @@ import java.util.List;
  * <p>The clock steps by more than half a lease: two steps without a renewal in between let a lease
  * run out, one step with a renewal before it does not.
  */
-record Bounds(
+public record Bounds(
     String name,
     List<Request> requests,
     int limit,
@@ -22,7 +22,7 @@ record Bounds(
     int lostReplies,
     int depth) {
 
-  Bounds {
+  public Bounds {
     requests = List.copyOf(requests);
     if (requests.stream().map(Request::kind).distinct().count() > 1
         && requests.stream().anyMatch(r -> r.kind() == Kind.PERMIT)) {
@@ -30,16 +30,16 @@ record Bounds(
     }
   }
 
-  boolean isLock() {
+  public boolean isLock() {
     return requests.get(0).kind() != Kind.PERMIT;
   }
 
-  int jvms() {
+  public int jvms() {
     return requests.stream().mapToInt(Request::jvm).max().orElse(-1) + 1;
   }
 
   /** {@code count} requests spread over {@code jvms} JVMs in turn, of the kinds given in turn. */
-  static List<Request> spread(int count, int jvms, Kind... kinds) {
+  public static List<Request> spread(int count, int jvms, Kind... kinds) {
     List<Request> requests = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       requests.add(new Request(i % jvms, kinds[i % kinds.length]));

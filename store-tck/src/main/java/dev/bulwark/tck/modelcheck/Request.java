@@ -1,7 +1,7 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
 /**
  * One request of a scenario: which JVM makes it (0-based) and what it asks for. Its request id in
  * the store is its position in the scenario plus one.
  */
-record Request(int jvm, Kind kind) {}
+public record Request(int jvm, Kind kind) {}

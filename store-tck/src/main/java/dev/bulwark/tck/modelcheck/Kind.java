@@ -1,7 +1,7 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
 /** What a request asks for: a permit of the bulkhead, or the lock key to read or to write. */
-enum Kind {
+public enum Kind {
   PERMIT,
   READ,
   WRITE

@@ -1,4 +1,4 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,7 +10,7 @@ import java.util.List;
  * and what is left of the budget of rare events. The store's side is in {@link StoreContents}.
  * Immutable: every action makes a new one.
  */
-record ModelState(
+public record ModelState(
     long now,
     List<Caller> callers,
     List<Boolean> dead,
@@ -21,13 +21,13 @@ record ModelState(
     long lastWrite,
     long lastFence) {
 
-  ModelState {
+  public ModelState {
     callers = List.copyOf(callers);
     dead = List.copyOf(dead);
     inFlight = inFlight.stream().map(List::copyOf).toList();
   }
 
-  static ModelState initial(Bounds bounds, long now) {
+  public static ModelState initial(Bounds bounds, long now) {
     int jvms = bounds.jvms();
     return new ModelState(
         now,
@@ -45,7 +45,7 @@ record ModelState(
     return callers.get(request);
   }
 
-  boolean isDead(int jvm) {
+  public boolean isDead(int jvm) {
     return dead.get(jvm);
   }
 

@@ -1,6 +1,5 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
-import dev.bulwark.redis.ModelCheckJvm.GiveUp;
 import dev.bulwark.spi.Grant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +11,7 @@ import java.util.Locale;
  * runs the store's own code through the {@link StoreDriver} and says what its caller learns; a
  * reply the store may never give (a live request forgotten) is a {@link Violation} at once.
  */
-sealed interface Action {
+public sealed interface Action {
 
   /** Runs the step; the store's contents are read (and checked) after it by {@link Stepper}. */
   ModelState apply(StoreDriver store, Bounds bounds, ModelState s);
@@ -32,7 +31,7 @@ sealed interface Action {
   }
 
   /** The actions enabled in {@code at}, in a fixed order. */
-  static List<Action> enabled(Bounds bounds, Step at) {
+  static List<Action> enabled(Bounds bounds, Step at, StoreDriver store) {
     ModelState s = at.model();
     List<Action> actions = new ArrayList<>();
     boolean mayLose = s.lostRepliesLeft() > 0;
@@ -61,7 +60,9 @@ sealed interface Action {
           }
         }
         case PENDING -> {
-          actions.add(new Resend(r));
+          if (store.resendsLostCalls()) {
+            actions.add(new Resend(r));
+          }
           actions.add(new GiveUpRequest(r));
         }
         case DONE -> {}
@@ -86,9 +87,12 @@ sealed interface Action {
       actions.add(new Tick(bounds.tickMillis()));
     }
     if (s.keysMayExpire(bounds)) {
-      for (StoreContents.Structure structure : at.store().present()) {
+      for (String structure : at.store().present()) {
         actions.add(new KeyExpires(structure));
       }
+    }
+    for (String work : store.ownWork(at)) {
+      actions.add(new OwnWork(work));
     }
     return actions;
   }
@@ -375,7 +379,7 @@ sealed interface Action {
    * least a lease (a renewal, every key of the lease), so once a lease has passed since the last
    * write any key may be gone before the next script runs, and every lease in it has ended.
    */
-  record KeyExpires(StoreContents.Structure structure) implements Action {
+  record KeyExpires(String structure) implements Action {
     @Override
     public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
       store.expire(structure);
@@ -384,7 +388,21 @@ sealed interface Action {
 
     @Override
     public String toString() {
-      return "expire(" + structure.name().toLowerCase(Locale.ROOT) + ")";
+      return "expire(" + structure + ")";
+    }
+  }
+
+  /** The store does work of its own: a cleanup task, a JVM's look for hand-overs. */
+  record OwnWork(String work) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      store.runOwnWork(work);
+      return s;
+    }
+
+    @Override
+    public String toString() {
+      return work;
     }
   }
 

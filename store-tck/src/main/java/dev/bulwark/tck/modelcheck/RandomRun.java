@@ -1,4 +1,4 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,26 +9,26 @@ import java.util.Random;
  * actions for a number of steps, every invariant checked after each, then the end check. The same
  * seed replays the same schedule against the same scripts; a failure names it.
  */
-final class RandomRun {
+public final class RandomRun {
 
   private final Bounds bounds;
   private final StoreDriver store;
 
-  RandomRun(Bounds bounds, StoreDriver store) {
+  public RandomRun(Bounds bounds, StoreDriver store) {
     this.bounds = bounds;
     this.store = store;
   }
 
   /** Runs one schedule of at most {@code steps} actions; returns how many ran. */
-  int run(long seed, int steps) {
+  public int run(long seed, int steps) {
     Random random = new Random(seed);
     Stepper stepper = new Stepper(bounds, store);
-    Step at = new Step(ModelState.initial(bounds, Explorer.START_MILLIS), StoreContents.EMPTY);
+    Step at = new Step(ModelState.initial(bounds, Explorer.START_MILLIS), store.empty());
     stepper.restore(at);
     List<String> schedule = new ArrayList<>();
     try {
       for (int i = 0; i < steps; i++) {
-        List<Action> enabled = Action.enabled(bounds, at);
+        List<Action> enabled = Action.enabled(bounds, at, store);
         if (enabled.isEmpty()) {
           break;
         }

@@ -1,4 +1,4 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
 import java.util.ArrayList;
 import java.util.List;

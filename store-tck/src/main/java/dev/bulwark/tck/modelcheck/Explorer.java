@@ -1,4 +1,4 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
 import java.math.BigInteger;
 import java.time.Duration;
@@ -13,15 +13,16 @@ import java.util.TreeMap;
 /**
  * Explores every interleaving of the enabled actions up to the depth bound, breadth first, against
  * the real store: each state's store contents are kept, and written back before each action tried
- * from it, so every transition runs the real scripts from exactly that state. States already seen
- * (same canonical form, see {@link ModelState#canonical} and {@link StoreContents#canonical}) are
- * not explored again; breadth first reaches each at its least depth, so nothing within the bound is
- * cut. Every new state is also driven to the end by {@link Quiescence}.
+ * from it, so every transition runs the store's real code (a Redis script, a database transaction)
+ * from exactly that state. States already seen (same canonical form, see {@link
+ * ModelState#canonical} and {@link StoreContents#canonical}) are not explored again; breadth first
+ * reaches each at its least depth, so nothing within the bound is cut. Every new state is also
+ * driven to the end by {@link Quiescence}.
  */
-final class Explorer {
+public final class Explorer {
 
   /** The store's clock at the start: an arbitrary, realistic instant. */
-  static final long START_MILLIS = 1_700_000_000_000L;
+  public static final long START_MILLIS = 1_700_000_000_000L;
 
   private final Bounds bounds;
   private final StoreDriver store;
@@ -36,16 +37,16 @@ final class Explorer {
   private long transitions;
   private long finalCheckSteps;
 
-  Explorer(Bounds bounds, StoreDriver store) {
+  public Explorer(Bounds bounds, StoreDriver store) {
     this.bounds = bounds;
     this.store = store;
     this.stepper = new Stepper(bounds, store);
     this.quiescence = new Quiescence(bounds, new CountingStepper());
   }
 
-  Exploration explore() {
+  public Exploration explore() {
     long started = System.nanoTime();
-    Step initial = new Step(ModelState.initial(bounds, START_MILLIS), StoreContents.EMPTY);
+    Step initial = new Step(ModelState.initial(bounds, START_MILLIS), store.empty());
     stepper.restore(initial);
     register(initial, -1, null);
     endCheck(initial, 0);
@@ -57,7 +58,7 @@ final class Explorer {
       for (int i = 0; i < level.size(); i++) {
         Step from = level.get(i);
         int fromId = levelIds.get(i);
-        List<Action> actions = Action.enabled(bounds, from);
+        List<Action> actions = Action.enabled(bounds, from, store);
         int[] succ = new int[actions.size()];
         for (int a = 0; a < actions.size(); a++) {
           Action action = actions.get(a);
@@ -156,6 +157,9 @@ final class Explorer {
   }
 
   private static String kind(Action action) {
+    if (action instanceof Action.OwnWork work) {
+      return work.work().replaceFirst(" ?\\(.*", "");
+    }
     return action instanceof Action.LoseReply lost
         ? "lose-" + lost.operation().name().toLowerCase(Locale.ROOT)
         : action.getClass().getSimpleName().toLowerCase(Locale.ROOT);
@@ -168,7 +172,7 @@ final class Explorer {
     }
 
     @Override
-    Step step(Step from, Action action) {
+    public Step step(Step from, Action action) {
       finalCheckSteps++;
       return super.step(from, action);
     }

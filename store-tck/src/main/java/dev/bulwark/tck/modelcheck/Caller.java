@@ -1,6 +1,4 @@
-package dev.bulwark.redis.modelcheck;
-
-import dev.bulwark.redis.ModelCheckJvm.GiveUp;
+package dev.bulwark.tck.modelcheck;
 
 /**
  * One request as its caller knows it.
@@ -18,13 +16,13 @@ import dev.bulwark.redis.ModelCheckJvm.GiveUp;
  *     (the engine counts from before it asked, which is earlier still); a later notice is only a
  *     hint, answered by a poll
  */
-record Caller(
+public record Caller(
     Phase phase, long leaseUntil, long since, Operation pending, GiveUp giveUp, long trustUntil) {
 
   static final long NEVER = Long.MIN_VALUE;
 
   /** The store operations whose reply may be lost. */
-  enum Operation {
+  public enum Operation {
     ACQUIRE,
     POLL,
     RELEASE

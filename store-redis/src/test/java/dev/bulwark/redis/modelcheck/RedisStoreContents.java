@@ -1,24 +1,28 @@
 package dev.bulwark.redis.modelcheck;
 
+import dev.bulwark.tck.modelcheck.StoreContents;
+import dev.bulwark.tck.modelcheck.Times;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The store's side of one state: everything the scripts keep for the bulkhead or the lock key —
- * holders (or readers) with their lease expiries, the queue, the waiters' entries, and the lock's
+ * The Redis store's side of one state: everything the scripts keep for the bulkhead or the lock key
+ * — holders (or readers) with their lease expiries, the queue, the waiters' entries, and the lock's
  * state hash (writer, its expiry, the fencing counter) — as read in one script call, with the
  * wake-ups sent since the last read.
  */
-record StoreContents(
+record RedisStoreContents(
     Map<String, Long> holders,
     List<String> queue,
     Map<String, String> waiters,
     Map<String, String> state,
-    List<String> wakeUps) {
+    List<String> wakeUps)
+    implements StoreContents {
 
   /** The keys of a bulkhead or a lock key, in the order the read and write scripts take them. */
   enum Structure {
@@ -28,13 +32,10 @@ record StoreContents(
     STATE
   }
 
-  /** A queued request whose entry is live: the member, and the mode it waits for (P, R or W). */
-  record Waiter(String member, String mode) {}
+  static final RedisStoreContents EMPTY =
+      new RedisStoreContents(Map.of(), List.of(), Map.of(), Map.of(), List.of());
 
-  static final StoreContents EMPTY =
-      new StoreContents(Map.of(), List.of(), Map.of(), Map.of(), List.of());
-
-  StoreContents {
+  RedisStoreContents {
     holders = new TreeMap<>(holders);
     queue = List.copyOf(queue);
     waiters = new TreeMap<>(waiters);
@@ -78,14 +79,14 @@ record StoreContents(
       return 1
       """;
 
-  static StoreContents fromReply(Object reply) {
+  static RedisStoreContents fromReply(Object reply) {
     List<?> parts = (List<?>) reply;
     Map<String, Long> holders = new LinkedHashMap<>();
     List<String> flat = texts(parts.get(0));
     for (int i = 0; i < flat.size(); i += 2) {
       holders.put(flat.get(i), (long) Double.parseDouble(flat.get(i + 1)));
     }
-    return new StoreContents(
+    return new RedisStoreContents(
         holders,
         texts(parts.get(1)),
         pairs(parts.get(2)),
@@ -119,8 +120,9 @@ record StoreContents(
         });
   }
 
-  /** The keys that exist. */
-  List<Structure> present() {
+  /** The keys that exist, by their {@link Structure}'s name in lower case. */
+  @Override
+  public List<String> present() {
     List<Structure> present = new ArrayList<>();
     if (!holders.isEmpty()) {
       present.add(Structure.HOLDERS);
@@ -134,19 +136,22 @@ record StoreContents(
     if (!state.isEmpty()) {
       present.add(Structure.STATE);
     }
-    return present;
+    return present.stream().map(s -> s.name().toLowerCase(Locale.ROOT)).toList();
   }
 
   /** Whether the keys hold the same as {@code other}'s (the wake-ups aside). */
-  boolean sameKeys(StoreContents other) {
-    return holders.equals(other.holders)
-        && queue.equals(other.queue)
-        && waiters.equals(other.waiters)
-        && state.equals(other.state);
+  @Override
+  public boolean sameKeys(StoreContents other) {
+    RedisStoreContents redis = (RedisStoreContents) other;
+    return holders.equals(redis.holders)
+        && queue.equals(redis.queue)
+        && waiters.equals(redis.waiters)
+        && state.equals(redis.state);
   }
 
   /** Holders whose lease runs past {@code now}. */
-  List<String> liveHolders(long now) {
+  @Override
+  public List<String> liveHolders(long now) {
     return holders.entrySet().stream()
         .filter(e -> e.getValue() > now)
         .map(Map.Entry::getKey)
@@ -154,14 +159,21 @@ record StoreContents(
   }
 
   /** The lock's writer while its lease runs, else null. */
-  String liveWriter(long now) {
+  @Override
+  public String liveWriter(long now) {
     String writer = state.get("writer");
     String until = state.get("writer_until");
     return writer != null && until != null && Long.parseLong(until) > now ? writer : null;
   }
 
+  @Override
+  public String writer() {
+    return state.get("writer");
+  }
+
   /** The lease expiry the store holds for {@code member}, held or written, or null. */
-  Long heldUntil(String member) {
+  @Override
+  public Long heldUntil(String member) {
     if (member.equals(state.get("writer"))) {
       return Long.parseLong(state.get("writer_until"));
     }
@@ -169,13 +181,15 @@ record StoreContents(
   }
 
   /** The fencing counter, or null when the key has none. */
-  Long fence() {
+  @Override
+  public Long fence() {
     String fence = state.get("fence");
     return fence == null ? null : Long.parseLong(fence);
   }
 
   /** Queued requests with live entries, in queue order. */
-  List<Waiter> liveWaiters(long now) {
+  @Override
+  public List<Waiter> liveWaiters(long now) {
     List<Waiter> live = new ArrayList<>();
     for (String member : queue) {
       String entry = waiters.get(member);
@@ -187,7 +201,8 @@ record StoreContents(
   }
 
   /** The lease expiry of a waiter's entry. */
-  Long waitingUntil(String member) {
+  @Override
+  public Long waitingUntil(String member) {
     String entry = waiters.get(member);
     return entry == null ? null : expiryOf(entry);
   }
@@ -201,7 +216,8 @@ record StoreContents(
    * passed, the fencing counter relative to the clock in micros (a write grant takes the larger of
    * the two), the waiters' wake-up secrets left out (one per JVM, never changed).
    */
-  String canonical(long now) {
+  @Override
+  public String canonical(long now) {
     StringBuilder out = new StringBuilder();
     holders.forEach(
         (member, expiry) -> out.append(member).append(Times.ahead(expiry, now)).append(','));

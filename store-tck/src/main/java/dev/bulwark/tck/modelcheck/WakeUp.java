@@ -1,4 +1,4 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
 /** A wake-up on its way to a JVM: the request it names (0-based) and the token it carries. */
-record WakeUp(int request, long token) {}
+public record WakeUp(int request, long token) {}

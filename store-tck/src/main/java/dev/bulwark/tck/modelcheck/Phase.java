@@ -1,7 +1,7 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
 /** Where a request is, as its caller knows it. */
-enum Phase {
+public enum Phase {
   /** Not yet asked for. */
   IDLE,
   /** Queued: waits for a wake-up, polls, or gives up (a time-out: cancel). */

@@ -1,4 +1,4 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
 import java.util.List;
 
@@ -30,7 +30,8 @@ final class Invariants {
       newcomerPassesNoWaiter(from, action, to);
     }
     if (action.handsOver(from, store)) {
-      noRoomLeftWithWaiters(c, now, action.reclaims(from), "after " + action);
+      noRoomLeftWithWaiters(
+          c, now, action.reclaims(from) || store.everyStepReclaims(), "after " + action);
     }
     fencingGrows(from, to);
   }
@@ -154,7 +155,9 @@ final class Invariants {
    * After a script that hands over: no live waiter is left at the head of the queue while what it
    * waits for is free. Room that a lease's end made is only seen by a script that reclaims expired
    * holders, which a poll always does; other scripts reclaim only when they find no room, so after
-   * them an expired holder still counts as taking room ({@code reclaimed} false).
+   * them an expired holder still counts as taking room ({@code reclaimed} false). A store whose
+   * every step reclaims ({@link StoreDriver#everyStepReclaims}, the JPA store) is held to the
+   * stricter rule after every step.
    */
   void noRoomLeftWithWaiters(StoreContents c, long now, boolean reclaimed, String when) {
     List<StoreContents.Waiter> waiting = c.liveWaiters(now);
@@ -164,7 +167,7 @@ final class Invariants {
     StoreContents.Waiter head = waiting.get(0);
     int taken = reclaimed ? c.liveHolders(now).size() : c.holders().size();
     if (bounds.isLock()) {
-      boolean written = reclaimed ? c.liveWriter(now) != null : c.state().containsKey("writer");
+      boolean written = reclaimed ? c.liveWriter(now) != null : c.writer() != null;
       boolean blocked = written || (head.mode().equals("W") && taken > 0);
       check(
           blocked,
@@ -188,13 +191,13 @@ final class Invariants {
    * the clock, which only grows, carries the order).
    */
   private void fencingGrows(Step from, Step to) {
-    String writer = to.store().state().get("writer");
+    String writer = to.store().writer();
     // a request id is granted at most once, so a writer other than the one before is a new grant
-    if (writer == null || writer.equals(from.store().state().get("writer"))) {
+    if (writer == null || writer.equals(from.store().writer())) {
       return;
     }
     long before = from.model().lastFence();
-    Long token = to.store().fence();
+    Long token = to.store().writerToken();
     check(
         token != null && token > before,
         "writer %s was granted token %s, not above %d",

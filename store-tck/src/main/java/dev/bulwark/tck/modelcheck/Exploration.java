@@ -1,4 +1,4 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
 import java.math.BigInteger;
 import java.time.Duration;
@@ -10,7 +10,7 @@ import java.util.Map;
  * distinct action sequences of up to {@code depth} steps those transitions stand for, the steps the
  * end-of-sequence check ran, how often each kind of action ran, and how long it took.
  */
-record Exploration(
+public record Exploration(
     String name,
     int states,
     long transitions,

@@ -1,27 +1,27 @@
-package dev.bulwark.redis.modelcheck;
+package dev.bulwark.tck.modelcheck;
 
 /**
  * Takes one step: runs the action against the store (which must be in {@code from}'s state), reads
  * the store's contents and the wake-ups sent, and checks every invariant on the result.
  */
-class Stepper {
+public class Stepper {
 
   private final Bounds bounds;
   private final StoreDriver store;
   private final Invariants invariants;
 
-  Stepper(Bounds bounds, StoreDriver store) {
+  public Stepper(Bounds bounds, StoreDriver store) {
     this.bounds = bounds;
     this.store = store;
     this.invariants = new Invariants(bounds, store);
   }
 
   /** Puts the store in {@code step}'s state. */
-  void restore(Step step) {
+  public void restore(Step step) {
     store.restore(step.store(), step.model().now());
   }
 
-  Step step(Step from, Action action) {
+  public Step step(Step from, Action action) {
     ModelState model = action.apply(store, bounds, from.model());
     StoreContents contents = store.read();
     model = model.sent(store.wakeUps(contents), bounds);

@@ -2,14 +2,22 @@ package dev.bulwark.redis.modelcheck;
 
 import dev.bulwark.LockMode;
 import dev.bulwark.redis.ModelCheckJvm;
-import dev.bulwark.redis.ModelCheckJvm.GiveUp;
 import dev.bulwark.redis.ModelCheckSeam;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.PermitSpec;
+import dev.bulwark.tck.modelcheck.Bounds;
+import dev.bulwark.tck.modelcheck.Caller;
+import dev.bulwark.tck.modelcheck.GiveUp;
+import dev.bulwark.tck.modelcheck.Kind;
+import dev.bulwark.tck.modelcheck.Request;
+import dev.bulwark.tck.modelcheck.StoreContents;
+import dev.bulwark.tck.modelcheck.StoreDriver;
+import dev.bulwark.tck.modelcheck.WakeUp;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -17,7 +25,7 @@ import java.util.function.Supplier;
  * The system under check: one bulkhead or one lock key of the Redis store, used by the scenario's
  * JVMs through the store's own classes. Requests are named by their position in the scenario.
  */
-final class StoreDriver {
+final class RedisStoreDriver implements StoreDriver {
 
   private static final String NAME = "checked";
   private static final String KEY = "k";
@@ -30,7 +38,7 @@ final class StoreDriver {
   private final PermitSpec permit;
   private final LockSpec lock;
 
-  StoreDriver(Bounds bounds, ModelCheckSeam seam) {
+  RedisStoreDriver(Bounds bounds, ModelCheckSeam seam) {
     this.bounds = bounds;
     this.seam = seam;
     for (int jvm = 0; jvm < bounds.jvms(); jvm++) {
@@ -46,52 +54,66 @@ final class StoreDriver {
   }
 
   /** The store's name for a request: its JVM's instance id and its request id. */
-  String member(int request) {
+  @Override
+  public String member(int request) {
     return instances.get(bounds.requests().get(request).jvm()) + ":" + (request + 1);
   }
 
-  Grant acquire(int request) {
+  @Override
+  public Grant acquire(int request) {
     Request r = bounds.requests().get(request);
     return bounds.isLock()
         ? jvm(request).locks().acquire(lock, KEY, mode(r), request + 1, true)
         : jvm(request).permits().acquire(permit, request + 1, true);
   }
 
-  Grant poll(int request) {
+  @Override
+  public Grant poll(int request) {
     return bounds.isLock()
         ? jvm(request).locks().poll(lock, KEY, request + 1)
         : jvm(request).permits().poll(permit, request + 1);
   }
 
-  Grant cancel(int request) {
+  @Override
+  public Grant cancel(int request) {
     return bounds.isLock()
         ? jvm(request).locks().cancel(lock, KEY, request + 1)
         : jvm(request).permits().cancel(permit, request + 1);
   }
 
-  boolean release(int request) {
+  @Override
+  public boolean release(int request) {
     return bounds.isLock()
         ? jvm(request).locks().release(lock, KEY, request + 1)
         : jvm(request).permits().release(permit, request + 1);
   }
 
   /** Runs {@code operation} of {@code request}, losing its reply; the store's give-up, unrun. */
-  Optional<GiveUp> losingReply(int request, Caller.Operation operation) {
+  @Override
+  public Optional<GiveUp> losingReply(int request, Caller.Operation operation) {
     Supplier<?> call =
         switch (operation) {
           case ACQUIRE -> () -> acquire(request);
           case POLL -> () -> poll(request);
           case RELEASE -> () -> release(request);
         };
-    return jvm(request).loseReplyOf(call);
+    return jvm(request).loseReplyOf(call).map(GiveUp.class::cast);
   }
 
-  void giveUp(int request, GiveUp giveUp) {
-    jvm(request).run(giveUp);
+  @Override
+  public void giveUp(int request, GiveUp giveUp) {
+    jvm(request).run((ModelCheckJvm.GiveUp) giveUp);
+  }
+
+  /** A Cluster client sends a call again after a lost reply. */
+  @Override
+  public boolean resendsLostCalls() {
+    return true;
   }
 
   /** Renews the given requests of one JVM in one batch; returns those the store reports lost. */
-  List<Integer> renew(int jvm, List<Integer> requests) {
+  @Override
+  public List<Integer> renew(int jvm, List<Integer> requests) {
     List<Lease> leases = new ArrayList<>();
     for (int request : requests) {
       leases.add(
@@ -106,23 +128,41 @@ final class StoreDriver {
   }
 
   /** Reads the store's contents and drains the wake-ups sent since the last read. */
-  StoreContents read() {
-    return StoreContents.fromReply(seam.redis().eval(StoreContents.READ, keys, List.of()));
+  @Override
+  public StoreContents read() {
+    return RedisStoreContents.fromReply(
+        seam.redis().eval(RedisStoreContents.READ, keys, List.of()));
+  }
+
+  @Override
+  public StoreContents empty() {
+    return RedisStoreContents.EMPTY;
   }
 
   /** Puts the store back as {@code contents} at {@code nowMillis}. */
-  void restore(StoreContents contents, long nowMillis) {
+  @Override
+  public void restore(StoreContents contents, long nowMillis) {
     List<String> writeKeys = new ArrayList<>(keys);
     writeKeys.add(seam.clockKey());
-    seam.redis().eval(StoreContents.WRITE, writeKeys, contents.writeArgs(nowMillis * 1000));
+    seam.redis()
+        .eval(
+            RedisStoreContents.WRITE,
+            writeKeys,
+            ((RedisStoreContents) contents).writeArgs(nowMillis * 1000));
   }
 
   /** Deletes one key, as its expiry would. */
-  void expire(StoreContents.Structure structure) {
-    seam.redis().del(keys.get(structure.ordinal()));
+  @Override
+  public void expire(String structure) {
+    seam.redis()
+        .del(
+            keys.get(
+                RedisStoreContents.Structure.valueOf(structure.toUpperCase(Locale.ROOT))
+                    .ordinal()));
   }
 
-  void setClock(long nowMillis) {
+  @Override
+  public void setClock(long nowMillis) {
     seam.setClockMillis(nowMillis);
   }
 
@@ -131,9 +171,10 @@ final class StoreDriver {
   }
 
   /** The wake-ups in {@code contents}, by request: notice '<request>:<token>:<mac>'. */
-  List<WakeUp> wakeUps(StoreContents contents) {
+  @Override
+  public List<WakeUp> wakeUps(StoreContents contents) {
     List<WakeUp> wakeUps = new ArrayList<>();
-    List<String> sent = contents.wakeUps();
+    List<String> sent = ((RedisStoreContents) contents).wakeUps();
     for (int i = 0; i + 1 < sent.size(); i += 2) {
       String channel = sent.get(i);
       String[] notice = sent.get(i + 1).split(":");
@@ -148,7 +189,8 @@ final class StoreDriver {
   }
 
   /** The request a member of this scenario names, or -1. */
-  int requestOf(String member) {
+  @Override
+  public int requestOf(String member) {
     for (int r = 0; r < bounds.requests().size(); r++) {
       if (member(r).equals(member)) {
         return r;

@@ -1,0 +1,385 @@
+package dev.bulwark.jpa.modelcheck;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.jpa.JpaStore;
+import dev.bulwark.jpa.ModelCheckDatabase;
+import dev.bulwark.jpa.modelcheck.JpaStoreContents.ClaimState;
+import dev.bulwark.jpa.modelcheck.JpaStoreContents.LimitState;
+import dev.bulwark.jpa.setup.JpaSettings;
+import dev.bulwark.jpa.setup.StoreUnit;
+import dev.bulwark.jpa.tx.ResourceLocalUnitOfWork;
+import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.LockSpec;
+import dev.bulwark.spi.PermitSpec;
+import dev.bulwark.spi.StoreException;
+import dev.bulwark.tck.modelcheck.Bounds;
+import dev.bulwark.tck.modelcheck.Caller;
+import dev.bulwark.tck.modelcheck.GiveUp;
+import dev.bulwark.tck.modelcheck.Kind;
+import dev.bulwark.tck.modelcheck.Request;
+import dev.bulwark.tck.modelcheck.Step;
+import dev.bulwark.tck.modelcheck.StoreContents;
+import dev.bulwark.tck.modelcheck.StoreDriver;
+import dev.bulwark.tck.modelcheck.WakeUp;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The system under check: one bulkhead or one lock key of the JPA store on PostgreSQL, used by the
+ * scenario's JVMs, each a {@link JpaStore} of its own (its own instance id, listener and
+ * transactions) on one persistence unit. What the store does on its own is run as steps: a JVM's
+ * look for hand-overs marked for it ({@link JpaStore#deliverWakeUps}, which NOTIFY or the check
+ * interval would start) and the cleanup task; their timers are set beyond any check's run.
+ *
+ * <p>Wake-ups are the listener calls: a step tells its own JVM's waiters at once after its commit,
+ * another JVM's waiters by a mark on their rows, which that JVM's look finds, clears and tells. A
+ * listener call made is on its way until the caller acts on it; losing it stands for a look whose
+ * commit's reply was lost (the marks cleared, nobody told) or a step whose reply was lost after it
+ * handed over to a waiter of its own JVM.
+ */
+final class JpaStoreDriver implements StoreDriver, AutoCloseable {
+
+  private static final String NAME = "checked";
+  private static final String KEY = "k";
+  private static final String CLEANUP = "cleanup";
+  private static final String LOOK = "look for hand-overs(jvm ";
+
+  private final Bounds bounds;
+  private final ModelCheckDatabase database;
+  private final StoreUnit unit;
+  private final List<JpaStore> jvms = new ArrayList<>();
+  private final List<LosingUnitOfWork> transactions = new ArrayList<>();
+  private final List<WakeUp> told = new ArrayList<>();
+  private final PermitSpec permit;
+  private final LockSpec lock;
+  private final String limits;
+  private final String claims;
+
+  JpaStoreDriver(Bounds bounds, ModelCheckDatabase database) {
+    this.bounds = bounds;
+    this.database = database;
+    JpaSettings settings = database.settings();
+    this.unit = StoreUnit.open(settings);
+    for (int jvm = 0; jvm < bounds.jvms(); jvm++) {
+      LosingUnitOfWork losing = new LosingUnitOfWork(new ResourceLocalUnitOfWork(unit.factory()));
+      transactions.add(losing);
+      int of = jvm;
+      jvms.add(
+          JpaStore.on(
+              losing,
+              unit.dialect(),
+              null,
+              settings,
+              (requestId, token) -> heard(of, requestId, token),
+              () -> {}));
+    }
+    this.permit = new PermitSpec(NAME, bounds.limit(), bounds.leaseMillis());
+    this.lock = new LockSpec(NAME, bounds.leaseMillis());
+    this.limits = database.table("limit");
+    this.claims = database.table("claim");
+  }
+
+  private synchronized void heard(int jvm, long requestId, long token) {
+    int request = (int) requestId - 1;
+    if (request < 0
+        || request >= bounds.requests().size()
+        || bounds.requests().get(request).jvm() != jvm) {
+      throw new AssertionError("JVM " + jvm + " was told of request " + requestId);
+    }
+    told.add(new WakeUp(request, token));
+  }
+
+  @Override
+  public String member(int request) {
+    return jvm(request).instance() + ":" + (request + 1);
+  }
+
+  @Override
+  public int requestOf(String member) {
+    for (int r = 0; r < bounds.requests().size(); r++) {
+      if (member(r).equals(member)) {
+        return r;
+      }
+    }
+    return -1;
+  }
+
+  @Override
+  public Grant acquire(int request) {
+    Request r = bounds.requests().get(request);
+    return bounds.isLock()
+        ? jvm(request).locks().acquire(lock, KEY, mode(r), request + 1, true)
+        : jvm(request).permits().acquire(permit, request + 1, true);
+  }
+
+  @Override
+  public Grant poll(int request) {
+    return bounds.isLock()
+        ? jvm(request).locks().poll(lock, KEY, request + 1)
+        : jvm(request).permits().poll(permit, request + 1);
+  }
+
+  @Override
+  public Grant cancel(int request) {
+    return bounds.isLock()
+        ? jvm(request).locks().cancel(lock, KEY, request + 1)
+        : jvm(request).permits().cancel(permit, request + 1);
+  }
+
+  @Override
+  public boolean release(int request) {
+    return bounds.isLock()
+        ? jvm(request).locks().release(lock, KEY, request + 1)
+        : jvm(request).permits().release(permit, request + 1);
+  }
+
+  /** The transaction commits, the store reports a failure; it sends no give-up of its own. */
+  @Override
+  public Optional<GiveUp> losingReply(int request, Caller.Operation operation) {
+    Supplier<?> call =
+        switch (operation) {
+          case ACQUIRE -> () -> acquire(request);
+          case POLL -> () -> poll(request);
+          case RELEASE -> () -> release(request);
+        };
+    LosingUnitOfWork losing = transactions.get(bounds.requests().get(request).jvm());
+    losing.loseNextReply();
+    try {
+      call.get();
+      throw new IllegalStateException("the reply of the call was not lost");
+    } catch (StoreException expected) {
+      if (losing.stillToLose()) {
+        throw expected;
+      }
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public void giveUp(int request, GiveUp giveUp) {
+    throw new IllegalStateException("the JPA store sends no give-up");
+  }
+
+  /** A transaction whose reply was lost is not sent again: the caller gets the failure. */
+  @Override
+  public boolean resendsLostCalls() {
+    return false;
+  }
+
+  @Override
+  public List<Integer> renew(int jvm, List<Integer> requests) {
+    List<Lease> leases = new ArrayList<>();
+    for (int request : requests) {
+      leases.add(
+          new Lease(
+              bounds.isLock() ? Lease.Kind.LOCK : Lease.Kind.PERMIT,
+              NAME,
+              bounds.isLock() ? KEY : "",
+              request + 1,
+              bounds.leaseMillis()));
+    }
+    return jvms.get(jvm).renew(leases).stream().map(l -> (int) l.requestId() - 1).toList();
+  }
+
+  @Override
+  public StoreContents read() {
+    Connection connection = database.connection();
+    try {
+      List<LimitState> limitRows = new ArrayList<>();
+      try (PreparedStatement query =
+              connection.prepareStatement(
+                  "SELECT id, kind, name, fencing, next_seq FROM " + limits + " ORDER BY id");
+          ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          limitRows.add(
+              new LimitState(
+                  rows.getString(1),
+                  rows.getString(2),
+                  rows.getString(3),
+                  rows.getLong(4),
+                  rows.getLong(5)));
+        }
+      }
+      List<ClaimState> claimRows = new ArrayList<>();
+      try (PreparedStatement query =
+              connection.prepareStatement(
+                  "SELECT id, limit_id, key_hash, instance, request_id, claim_mode, held, seq,"
+                      + " expires_at, granted_at, token, notice FROM "
+                      + claims
+                      + " ORDER BY seq, id");
+          ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          claimRows.add(
+              new ClaimState(
+                  rows.getString(1),
+                  rows.getString(2),
+                  rows.getString(3),
+                  rows.getString(4),
+                  rows.getLong(5),
+                  rows.getString(6),
+                  rows.getBoolean(7),
+                  rows.getLong(8),
+                  rows.getLong(9),
+                  rows.getLong(10),
+                  rows.getLong(11),
+                  rows.getBoolean(12)));
+        }
+      }
+      connection.commit();
+      List<WakeUp> heard;
+      synchronized (this) {
+        heard = List.copyOf(told);
+        told.clear();
+      }
+      return new JpaStoreContents(limitRows, claimRows, heard);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the store's rows", e);
+    }
+  }
+
+  @Override
+  public StoreContents empty() {
+    return JpaStoreContents.EMPTY;
+  }
+
+  @Override
+  public void restore(StoreContents contents, long nowMillis) {
+    JpaStoreContents rows = (JpaStoreContents) contents;
+    Connection connection = database.connection();
+    try {
+      database.setClockMicros(nowMillis * 1000);
+      try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + claims)) {
+        delete.executeUpdate();
+      }
+      try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + limits)) {
+        delete.executeUpdate();
+      }
+      try (PreparedStatement insert =
+          connection.prepareStatement(
+              "INSERT INTO "
+                  + limits
+                  + " (id, kind, name, fencing, next_seq, rate_first, rate_second)"
+                  + " VALUES (?, ?, ?, ?, ?, 0, 0)")) {
+        for (LimitState limit : rows.limits()) {
+          insert.setString(1, limit.id());
+          insert.setString(2, limit.kind());
+          insert.setString(3, limit.name());
+          insert.setLong(4, limit.fencing());
+          insert.setLong(5, limit.nextSeq());
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      }
+      try (PreparedStatement insert =
+          connection.prepareStatement(
+              "INSERT INTO "
+                  + claims
+                  + " (id, limit_id, key_hash, instance, request_id, claim_mode, held, seq,"
+                  + " expires_at, granted_at, token, notice)"
+                  + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        for (ClaimState claim : rows.claims()) {
+          insert.setString(1, claim.id());
+          insert.setString(2, claim.limitId());
+          insert.setString(3, claim.keyHash());
+          insert.setString(4, claim.instance());
+          insert.setLong(5, claim.requestId());
+          insert.setString(6, claim.mode());
+          insert.setBoolean(7, claim.held());
+          insert.setLong(8, claim.seq());
+          insert.setLong(9, claim.expiresAt());
+          insert.setLong(10, claim.grantedAt());
+          insert.setLong(11, claim.token());
+          insert.setBoolean(12, claim.notice());
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      }
+      connection.commit();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot write the store's rows back", e);
+    }
+    synchronized (this) {
+      told.clear();
+    }
+  }
+
+  @Override
+  public void expire(String structure) {
+    throw new IllegalStateException("the JPA store's rows do not expire on their own");
+  }
+
+  /**
+   * The cleanup task, when a row's lease ran out; a live JVM's look for hand-overs, when one to it
+   * is marked (a look that finds none changes nothing).
+   */
+  @Override
+  public List<String> ownWork(Step at) {
+    JpaStoreContents rows = (JpaStoreContents) at.store();
+    List<String> work = new ArrayList<>();
+    if (rows.anyExpired(at.model().now())) {
+      work.add(CLEANUP);
+    }
+    for (int jvm = 0; jvm < jvms.size(); jvm++) {
+      if (!at.model().isDead(jvm) && rows.noticeFor(jvms.get(jvm).instance())) {
+        work.add(LOOK + jvm + ")");
+      }
+    }
+    return work;
+  }
+
+  @Override
+  public void runOwnWork(String work) {
+    if (work.equals(CLEANUP)) {
+      jvms.get(0).cleanUpNow();
+    } else if (work.startsWith(LOOK)) {
+      int jvm = Integer.parseInt(work.substring(LOOK.length(), work.length() - 1));
+      jvms.get(jvm).deliverWakeUps();
+    } else {
+      throw new IllegalArgumentException(work);
+    }
+  }
+
+  @Override
+  public void setClock(long nowMillis) {
+    try {
+      database.setClockMicros(nowMillis * 1000);
+      database.connection().commit();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot set the clock", e);
+    }
+  }
+
+  @Override
+  public List<WakeUp> wakeUps(StoreContents contents) {
+    return ((JpaStoreContents) contents).told();
+  }
+
+  /** Every step deletes its key's expired rows before it decides anything. */
+  @Override
+  public boolean everyStepReclaims() {
+    return true;
+  }
+
+  @Override
+  public void close() {
+    for (JpaStore store : jvms) {
+      store.close();
+    }
+    unit.close();
+  }
+
+  private JpaStore jvm(int request) {
+    return jvms.get(bounds.requests().get(request).jvm());
+  }
+
+  private static LockMode mode(Request request) {
+    return request.kind() == Kind.WRITE ? LockMode.WRITE : LockMode.READ;
+  }
+}

@@ -1,0 +1,84 @@
+package dev.bulwark.tck.modelcheck;
+
+import dev.bulwark.spi.Grant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The part of the model check that differs between stores: one bulkhead or one lock key of the
+ * store under check, used by the scenario's JVMs through the store's own classes. Requests are
+ * named by their position in the scenario ({@link Bounds#requests}), JVMs by their index. The
+ * driver acts on the store, reads and rewrites everything the store keeps for the limit, sets the
+ * store's clock, and captures the wake-ups the store sends; the {@link Explorer} does the rest.
+ */
+public interface StoreDriver {
+
+  /** The store's name for a request: its JVM's instance id and its request id. */
+  String member(int request);
+
+  /** The request a member of this scenario names, or -1. */
+  int requestOf(String member);
+
+  Grant acquire(int request);
+
+  Grant poll(int request);
+
+  Grant cancel(int request);
+
+  boolean release(int request);
+
+  /**
+   * Runs {@code operation} of {@code request}, losing its reply: the call fails as the store fails
+   * it. Returns the give-up the store then sends, unrun, if it sends one.
+   */
+  Optional<GiveUp> losingReply(int request, Caller.Operation operation);
+
+  /** Runs a give-up that {@link #losingReply} returned. */
+  void giveUp(int request, GiveUp giveUp);
+
+  /** Whether the store's client sends a call whose reply was lost again ({@link Action.Resend}). */
+  boolean resendsLostCalls();
+
+  /** Renews the given requests of one JVM in one batch; returns those the store reports lost. */
+  List<Integer> renew(int jvm, List<Integer> requests);
+
+  /** Reads the store's contents, with the wake-ups sent since the last read. */
+  StoreContents read();
+
+  /** The contents of a store that never saw the limit. */
+  StoreContents empty();
+
+  /** Puts the store back as {@code contents}, its clock at {@code nowMillis}. */
+  void restore(StoreContents contents, long nowMillis);
+
+  /** Deletes one of the structures {@link StoreContents#present} names, as its expiry would. */
+  void expire(String structure);
+
+  /**
+   * Work the store does on its own in {@code at}, apart from expiry: a cleanup task, a JVM's look
+   * for hand-overs. Named for {@link #runOwnWork}; none by default.
+   */
+  default List<String> ownWork(Step at) {
+    return List.of();
+  }
+
+  /** Runs one piece of work {@link #ownWork} named. */
+  default void runOwnWork(String work) {
+    throw new UnsupportedOperationException(work);
+  }
+
+  void setClock(long nowMillis);
+
+  /**
+   * The wake-ups the last step sent, in the order sent, as {@code contents} (just read) has them.
+   */
+  List<WakeUp> wakeUps(StoreContents contents);
+
+  /**
+   * Whether every step that hands over drops expired holders first, so that after it a lease's end
+   * leaves no waiter behind; otherwise only a step that {@linkplain Action#reclaims reclaims} does.
+   */
+  default boolean everyStepReclaims() {
+    return false;
+  }
+}
