@@ -1,6 +1,5 @@
 package dev.bulwark.jpa.modelcheck;
 
-import dev.bulwark.LockMode;
 import dev.bulwark.jpa.JpaStore;
 import dev.bulwark.jpa.ModelCheckDatabase;
 import dev.bulwark.jpa.modelcheck.JpaStoreContents.ClaimState;
@@ -9,15 +8,11 @@ import dev.bulwark.jpa.setup.JpaSettings;
 import dev.bulwark.jpa.setup.StoreUnit;
 import dev.bulwark.jpa.tx.ResourceLocalUnitOfWork;
 import dev.bulwark.spi.Grant;
-import dev.bulwark.spi.Lease;
-import dev.bulwark.spi.LockSpec;
-import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.StoreException;
 import dev.bulwark.tck.modelcheck.Bounds;
 import dev.bulwark.tck.modelcheck.Caller;
+import dev.bulwark.tck.modelcheck.CheckedLimit;
 import dev.bulwark.tck.modelcheck.GiveUp;
-import dev.bulwark.tck.modelcheck.Kind;
-import dev.bulwark.tck.modelcheck.Request;
 import dev.bulwark.tck.modelcheck.Step;
 import dev.bulwark.tck.modelcheck.StoreContents;
 import dev.bulwark.tck.modelcheck.StoreDriver;
@@ -46,8 +41,6 @@ import java.util.function.Supplier;
  */
 final class JpaStoreDriver implements StoreDriver, AutoCloseable {
 
-  private static final String NAME = "checked";
-  private static final String KEY = "k";
   private static final String CLEANUP = "cleanup";
   private static final String LOOK = "look for hand-overs(jvm ";
 
@@ -57,8 +50,7 @@ final class JpaStoreDriver implements StoreDriver, AutoCloseable {
   private final List<JpaStore> jvms = new ArrayList<>();
   private final List<LosingUnitOfWork> transactions = new ArrayList<>();
   private final List<WakeUp> told = new ArrayList<>();
-  private final PermitSpec permit;
-  private final LockSpec lock;
+  private final CheckedLimit limit;
   private final String limits;
   private final String claims;
 
@@ -80,8 +72,7 @@ final class JpaStoreDriver implements StoreDriver, AutoCloseable {
               (requestId, token) -> heard(of, requestId, token),
               () -> {}));
     }
-    this.permit = new PermitSpec(NAME, bounds.limit(), bounds.leaseMillis());
-    this.lock = new LockSpec(NAME, bounds.leaseMillis());
+    this.limit = new CheckedLimit(bounds);
     this.limits = database.table("limit");
     this.claims = database.table("claim");
   }
@@ -113,42 +104,28 @@ final class JpaStoreDriver implements StoreDriver, AutoCloseable {
 
   @Override
   public Grant acquire(int request) {
-    Request r = bounds.requests().get(request);
-    return bounds.isLock()
-        ? jvm(request).locks().acquire(lock, KEY, mode(r), request + 1, true)
-        : jvm(request).permits().acquire(permit, request + 1, true);
+    return limit.acquire(jvm(request).permits(), jvm(request).locks(), request);
   }
 
   @Override
   public Grant poll(int request) {
-    return bounds.isLock()
-        ? jvm(request).locks().poll(lock, KEY, request + 1)
-        : jvm(request).permits().poll(permit, request + 1);
+    return limit.poll(jvm(request).permits(), jvm(request).locks(), request);
   }
 
   @Override
   public Grant cancel(int request) {
-    return bounds.isLock()
-        ? jvm(request).locks().cancel(lock, KEY, request + 1)
-        : jvm(request).permits().cancel(permit, request + 1);
+    return limit.cancel(jvm(request).permits(), jvm(request).locks(), request);
   }
 
   @Override
   public boolean release(int request) {
-    return bounds.isLock()
-        ? jvm(request).locks().release(lock, KEY, request + 1)
-        : jvm(request).permits().release(permit, request + 1);
+    return limit.release(jvm(request).permits(), jvm(request).locks(), request);
   }
 
   /** The transaction commits, the store reports a failure; it sends no give-up of its own. */
   @Override
   public Optional<GiveUp> losingReply(int request, Caller.Operation operation) {
-    Supplier<?> call =
-        switch (operation) {
-          case ACQUIRE -> () -> acquire(request);
-          case POLL -> () -> poll(request);
-          case RELEASE -> () -> release(request);
-        };
+    Supplier<?> call = call(request, operation);
     LosingUnitOfWork losing = transactions.get(bounds.requests().get(request).jvm());
     losing.loseNextReply();
     try {
@@ -175,17 +152,7 @@ final class JpaStoreDriver implements StoreDriver, AutoCloseable {
 
   @Override
   public List<Integer> renew(int jvm, List<Integer> requests) {
-    List<Lease> leases = new ArrayList<>();
-    for (int request : requests) {
-      leases.add(
-          new Lease(
-              bounds.isLock() ? Lease.Kind.LOCK : Lease.Kind.PERMIT,
-              NAME,
-              bounds.isLock() ? KEY : "",
-              request + 1,
-              bounds.leaseMillis()));
-    }
-    return jvms.get(jvm).renew(leases).stream().map(l -> (int) l.requestId() - 1).toList();
+    return CheckedLimit.requests(jvms.get(jvm).renew(limit.leases(requests)));
   }
 
   @Override
@@ -377,9 +344,5 @@ final class JpaStoreDriver implements StoreDriver, AutoCloseable {
 
   private JpaStore jvm(int request) {
     return jvms.get(bounds.requests().get(request).jvm());
-  }
-
-  private static LockMode mode(Request request) {
-    return request.kind() == Kind.WRITE ? LockMode.WRITE : LockMode.READ;
   }
 }

@@ -9,8 +9,6 @@ import dev.bulwark.tck.modelcheck.Explorer;
 import dev.bulwark.tck.modelcheck.Kind;
 import dev.bulwark.tck.modelcheck.RandomRun;
 import dev.bulwark.tck.modelcheck.Request;
-import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -152,30 +150,10 @@ class ModelCheckTest {
             0));
   }
 
-  /**
-   * Runs {@code bulwark.modelcheck.runs} schedules of up to {@code bulwark.modelcheck.steps} steps,
-   * their seeds following one base seed: {@code bulwark.modelcheck.seed} when set (one run, to
-   * replay a failure), else a fresh one, printed.
-   */
   private void runRandomly(Bounds bounds) {
-    Long replay = Long.getLong("bulwark.modelcheck.seed");
-    long base = replay != null ? replay : new SecureRandom().nextLong();
-    int runs = replay != null ? 1 : RUNS;
-    long started = System.nanoTime();
-    long steps = 0;
     try (JpaStoreDriver store = new JpaStoreDriver(bounds, database)) {
-      for (int run = 0; run < runs; run++) {
-        steps += new RandomRun(bounds, store).run(base + run, STEPS);
-      }
+      assertThat(new RandomRun(bounds, store).runSeeded(RUNS, STEPS)).isPositive();
     }
-    System.out.printf(
-        "model check: %s: %d random schedules, %,d steps, seeds %d.., %d s%n",
-        bounds.name(),
-        runs,
-        steps,
-        base,
-        Duration.ofNanos(System.nanoTime() - started).toSeconds());
-    assertThat(steps).isPositive();
   }
 
   private void explore(Bounds bounds) {

@@ -8,9 +8,6 @@ import dev.bulwark.tck.modelcheck.Exploration;
 import dev.bulwark.tck.modelcheck.Explorer;
 import dev.bulwark.tck.modelcheck.Kind;
 import dev.bulwark.tck.modelcheck.RandomRun;
-import dev.bulwark.tck.modelcheck.StoreDriver;
-import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -140,29 +137,9 @@ class ModelCheckTest {
             0));
   }
 
-  /**
-   * Runs {@code bulwark.modelcheck.runs} schedules of up to {@code bulwark.modelcheck.steps} steps,
-   * their seeds following one base seed: {@code bulwark.modelcheck.seed} when set (one run, to
-   * replay a failure), else a fresh one, printed.
-   */
   private void runRandomly(Bounds bounds) {
-    Long replay = Long.getLong("bulwark.modelcheck.seed");
-    long base = replay != null ? replay : new SecureRandom().nextLong();
-    int runs = replay != null ? 1 : RUNS;
-    long started = System.nanoTime();
-    long steps = 0;
-    StoreDriver store = new RedisStoreDriver(bounds, seam);
-    for (int run = 0; run < runs; run++) {
-      steps += new RandomRun(bounds, store).run(base + run, STEPS);
-    }
-    System.out.printf(
-        "model check: %s: %d random schedules, %,d steps, seeds %d.., %d s%n",
-        bounds.name(),
-        runs,
-        steps,
-        base,
-        Duration.ofNanos(System.nanoTime() - started).toSeconds());
-    assertThat(steps).isPositive();
+    RandomRun random = new RandomRun(bounds, new RedisStoreDriver(bounds, seam));
+    assertThat(random.runSeeded(RUNS, STEPS)).isPositive();
   }
 
   private void explore(Bounds bounds) {

@@ -1,17 +1,12 @@
 package dev.bulwark.redis.modelcheck;
 
-import dev.bulwark.LockMode;
 import dev.bulwark.redis.ModelCheckJvm;
 import dev.bulwark.redis.ModelCheckSeam;
 import dev.bulwark.spi.Grant;
-import dev.bulwark.spi.Lease;
-import dev.bulwark.spi.LockSpec;
-import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.tck.modelcheck.Bounds;
 import dev.bulwark.tck.modelcheck.Caller;
+import dev.bulwark.tck.modelcheck.CheckedLimit;
 import dev.bulwark.tck.modelcheck.GiveUp;
-import dev.bulwark.tck.modelcheck.Kind;
-import dev.bulwark.tck.modelcheck.Request;
 import dev.bulwark.tck.modelcheck.StoreContents;
 import dev.bulwark.tck.modelcheck.StoreDriver;
 import dev.bulwark.tck.modelcheck.WakeUp;
@@ -27,16 +22,12 @@ import java.util.function.Supplier;
  */
 final class RedisStoreDriver implements StoreDriver {
 
-  private static final String NAME = "checked";
-  private static final String KEY = "k";
-
   private final Bounds bounds;
   private final ModelCheckSeam seam;
   private final List<ModelCheckJvm> jvms = new ArrayList<>();
   private final List<String> instances = new ArrayList<>();
   private final List<String> keys;
-  private final PermitSpec permit;
-  private final LockSpec lock;
+  private final CheckedLimit limit;
 
   RedisStoreDriver(Bounds bounds, ModelCheckSeam seam) {
     this.bounds = bounds;
@@ -47,10 +38,12 @@ final class RedisStoreDriver implements StoreDriver {
       jvms.add(seam.jvm(instance));
     }
     this.keys =
-        new ArrayList<>(bounds.isLock() ? seam.lockKeys(NAME, KEY) : seam.bulkheadKeys(NAME));
+        new ArrayList<>(
+            bounds.isLock()
+                ? seam.lockKeys(CheckedLimit.NAME, CheckedLimit.KEY)
+                : seam.bulkheadKeys(CheckedLimit.NAME));
     keys.add(seam.wakeUpList());
-    this.permit = new PermitSpec(NAME, bounds.limit(), bounds.leaseMillis());
-    this.lock = new LockSpec(NAME, bounds.leaseMillis());
+    this.limit = new CheckedLimit(bounds);
   }
 
   /** The store's name for a request: its JVM's instance id and its request id. */
@@ -61,42 +54,28 @@ final class RedisStoreDriver implements StoreDriver {
 
   @Override
   public Grant acquire(int request) {
-    Request r = bounds.requests().get(request);
-    return bounds.isLock()
-        ? jvm(request).locks().acquire(lock, KEY, mode(r), request + 1, true)
-        : jvm(request).permits().acquire(permit, request + 1, true);
+    return limit.acquire(jvm(request).permits(), jvm(request).locks(), request);
   }
 
   @Override
   public Grant poll(int request) {
-    return bounds.isLock()
-        ? jvm(request).locks().poll(lock, KEY, request + 1)
-        : jvm(request).permits().poll(permit, request + 1);
+    return limit.poll(jvm(request).permits(), jvm(request).locks(), request);
   }
 
   @Override
   public Grant cancel(int request) {
-    return bounds.isLock()
-        ? jvm(request).locks().cancel(lock, KEY, request + 1)
-        : jvm(request).permits().cancel(permit, request + 1);
+    return limit.cancel(jvm(request).permits(), jvm(request).locks(), request);
   }
 
   @Override
   public boolean release(int request) {
-    return bounds.isLock()
-        ? jvm(request).locks().release(lock, KEY, request + 1)
-        : jvm(request).permits().release(permit, request + 1);
+    return limit.release(jvm(request).permits(), jvm(request).locks(), request);
   }
 
   /** Runs {@code operation} of {@code request}, losing its reply; the store's give-up, unrun. */
   @Override
   public Optional<GiveUp> losingReply(int request, Caller.Operation operation) {
-    Supplier<?> call =
-        switch (operation) {
-          case ACQUIRE -> () -> acquire(request);
-          case POLL -> () -> poll(request);
-          case RELEASE -> () -> release(request);
-        };
+    Supplier<?> call = call(request, operation);
     return jvm(request).loseReplyOf(call).map(GiveUp.class::cast);
   }
 
@@ -114,17 +93,7 @@ final class RedisStoreDriver implements StoreDriver {
   /** Renews the given requests of one JVM in one batch; returns those the store reports lost. */
   @Override
   public List<Integer> renew(int jvm, List<Integer> requests) {
-    List<Lease> leases = new ArrayList<>();
-    for (int request : requests) {
-      leases.add(
-          new Lease(
-              bounds.isLock() ? Lease.Kind.LOCK : Lease.Kind.PERMIT,
-              NAME,
-              bounds.isLock() ? KEY : "",
-              request + 1,
-              bounds.leaseMillis()));
-    }
-    return jvms.get(jvm).renew(leases).stream().map(l -> (int) l.requestId() - 1).toList();
+    return CheckedLimit.requests(jvms.get(jvm).renew(limit.leases(requests)));
   }
 
   /** Reads the store's contents and drains the wake-ups sent since the last read. */
@@ -201,9 +170,5 @@ final class RedisStoreDriver implements StoreDriver {
 
   private ModelCheckJvm jvm(int request) {
     return jvms.get(bounds.requests().get(request).jvm());
-  }
-
-  private static LockMode mode(Request request) {
-    return request.kind() == Kind.WRITE ? LockMode.WRITE : LockMode.READ;
   }
 }

@@ -1,5 +1,7 @@
 package dev.bulwark.tck.modelcheck;
 
+import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -17,6 +19,30 @@ public final class RandomRun {
   public RandomRun(Bounds bounds, StoreDriver store) {
     this.bounds = bounds;
     this.store = store;
+  }
+
+  /**
+   * Runs {@code runs} schedules of up to {@code steps} steps, their seeds following one base seed:
+   * {@code bulwark.modelcheck.seed} when set (one run, to replay a failure), else a fresh one,
+   * printed with the figures. Returns how many steps ran in all.
+   */
+  public long runSeeded(int runs, int steps) {
+    Long replay = Long.getLong("bulwark.modelcheck.seed");
+    long base = replay != null ? replay : new SecureRandom().nextLong();
+    int count = replay != null ? 1 : runs;
+    long started = System.nanoTime();
+    long total = 0;
+    for (int n = 0; n < count; n++) {
+      total += run(base + n, steps);
+    }
+    System.out.printf(
+        "model check: %s: %d random schedules, %,d steps, seeds %d.., %d s%n",
+        bounds.name(),
+        count,
+        total,
+        base,
+        Duration.ofNanos(System.nanoTime() - started).toSeconds());
+    return total;
   }
 
   /** Runs one schedule of at most {@code steps} actions; returns how many ran. */

@@ -3,6 +3,7 @@ package dev.bulwark.tck.modelcheck;
 import dev.bulwark.spi.Grant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The part of the model check that differs between stores: one bulkhead or one lock key of the
@@ -32,6 +33,15 @@ public interface StoreDriver {
    * it. Returns the give-up the store then sends, unrun, if it sends one.
    */
   Optional<GiveUp> losingReply(int request, Caller.Operation operation);
+
+  /** The store operation {@code operation} of {@code request}, to run with its reply lost. */
+  default Supplier<?> call(int request, Caller.Operation operation) {
+    return switch (operation) {
+      case ACQUIRE -> () -> acquire(request);
+      case POLL -> () -> poll(request);
+      case RELEASE -> () -> release(request);
+    };
+  }
 
   /** Runs a give-up that {@link #losingReply} returned. */
   void giveUp(int request, GiveUp giveUp);
