@@ -148,6 +148,9 @@ class BulkheadLimiterTest {
   @Test
   void underContentionNeverAboveTheLimitAndNoWaiterIsStranded() throws Exception {
     BulkheadLimiter limiter = limiter("contended", 3, Duration.ofSeconds(10));
+    try (Permit first = limiter.acquire()) {
+      assertThat(((LocalStore) engine.store()).bulkheadHolders("contended")).isEqualTo(1);
+    }
     AtomicInteger inside = new AtomicInteger();
     AtomicInteger maxInside = new AtomicInteger();
     AtomicInteger completed = new AtomicInteger();

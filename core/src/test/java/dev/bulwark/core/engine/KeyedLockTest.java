@@ -149,6 +149,10 @@ class KeyedLockTest {
   @Test
   void idleKeysLeaveNoState() {
     KeyedLock lock = lock("many", Duration.ZERO);
+    try (LockPermit a = lock.lock("held-a", LockMode.WRITE);
+        LockPermit b = lock.lock("held-b", LockMode.READ)) {
+      assertThat(((LocalStore) engine.store()).lockedKeys("many")).isEqualTo(2);
+    }
     for (int i = 0; i < 1_000_000; i++) {
       lock.lock("key-" + i, (i & 1) == 0 ? LockMode.WRITE : LockMode.READ).close();
     }

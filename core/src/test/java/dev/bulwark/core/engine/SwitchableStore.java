@@ -29,6 +29,7 @@ final class SwitchableStore implements BulwarkStore {
   static final String ID = "switchable";
 
   volatile boolean down;
+  volatile boolean closed;
   final List<List<Lease>> renewals = new ArrayList<>();
 
   /** The store has lost every lease: renewals report them lost, releases report them gone. */
@@ -160,5 +161,7 @@ final class SwitchableStore implements BulwarkStore {
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    closed = true;
+  }
 }

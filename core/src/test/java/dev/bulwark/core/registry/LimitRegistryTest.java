@@ -2,16 +2,24 @@ package dev.bulwark.core.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.DistributedLock;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.LimitDeclaration;
 import dev.bulwark.core.config.LimitDefinition;
 import dev.bulwark.core.config.LimitKind;
+import dev.bulwark.core.config.Origin;
 import dev.bulwark.core.engine.BulwarkEngine;
+import java.lang.reflect.Method;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** One limit per kind and name, built on first use (or all at once), listed with its stats. */
 class LimitRegistryTest {
+
+  static class Billing {
+    @DistributedLock(name = "ledger")
+    public void charge() {}
+  }
 
   @Test
   void eachNameOfEachKindIsOneLimitBuiltOnFirstUseAndListed() {
@@ -37,7 +45,7 @@ class LimitRegistryTest {
   }
 
   @Test
-  void buildAllBuildsEveryDeclaredLimitAndTheCatalogKnowsItByName() {
+  void buildAllBuildsEveryDeclaredLimitAndTheCatalogKnowsItByName() throws Exception {
     try (BulwarkEngine engine = BulwarkEngine.start(ConfigLookup.empty())) {
       LimitRegistry registry = engine.registry();
       LimitDefinition declared =
@@ -45,11 +53,23 @@ class LimitRegistryTest {
       assertThat(declared.name()).isEqualTo("accounts");
       assertThat(registry.catalog().named(LimitKind.LOCK, "accounts")).contains(declared);
       assertThat(registry.catalog().named(LimitKind.BULKHEAD, "accounts")).isEmpty();
+      Method charge = Billing.class.getMethod("charge");
+      assertThat(registry.forMethod(Billing.class, charge, LimitKind.LOCK)).isNull();
+      LimitDefinition ledger =
+          registry.declare(
+              LimitDeclaration.ofAnnotation(
+                  Billing.class,
+                  charge,
+                  Origin.of(Billing.class, charge),
+                  charge.getAnnotation(DistributedLock.class)));
+      assertThat(registry.forMethod(Billing.class, charge, LimitKind.LOCK)).isSameAs(ledger);
       assertThat(registry.limits()).isEmpty();
 
       registry.buildAll();
 
-      assertThat(registry.limits()).extracting(l -> l.definition()).containsExactly(declared);
+      assertThat(registry.limits())
+          .extracting(l -> l.definition())
+          .containsExactlyInAnyOrder(declared, ledger);
       assertThat(registry.lock("accounts").definition()).isEqualTo(declared);
     }
   }
