@@ -9,6 +9,7 @@ import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.StoreException;
+import dev.bulwark.tck.OutageRelay;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
@@ -40,7 +41,7 @@ class LostReplyTest {
   private static final LockSpec LOCK = new LockSpec("accounts", 60_000);
   private static final String KEY = "42";
 
-  private TcpRelay relay;
+  private OutageRelay relay;
   private RedisClient redis;
   private RecordingStore relayed;
   private RecordingStore direct;
@@ -59,7 +60,7 @@ class LostReplyTest {
   @BeforeEach
   void open(TestRedis test) throws IOException {
     URI server = URI.create(test.url());
-    relay = new TcpRelay(server.getHost(), server.getPort());
+    relay = new OutageRelay(server.getHost(), server.getPort());
     relay.open();
     String viaRelay =
         server.getScheme()

@@ -13,6 +13,7 @@ import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.StoreException;
+import dev.bulwark.tck.OutageRelay;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -94,7 +95,7 @@ class OutageTest {
   @Test
   void theStoreComingBackIsPickedUpWithoutARestart() throws Exception {
     URI redis = URI.create(TestRedisServer.url());
-    try (TcpRelay relay = new TcpRelay(redis.getHost(), redis.getPort())) {
+    try (OutageRelay relay = new OutageRelay(redis.getHost(), redis.getPort())) {
       String relayed =
           redis.getScheme()
               + "://"

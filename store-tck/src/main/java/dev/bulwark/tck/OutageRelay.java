@@ -9,18 +9,21 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A local port relaying to a real server while open: closing it is an outage of that server for
  * whoever connects through it, without touching the shared server. Connect the code under test to
  * {@code 127.0.0.1:}{@link #port()}; {@link #close()} cuts every connection and refuses new ones,
- * {@link #open()} accepts them again on the same port.
+ * {@link #open()} accepts them again on the same port. It can also lose one reply: the command
+ * reaches the server and runs, the client sees its connection cut.
  */
 public final class OutageRelay implements AutoCloseable {
 
   private final InetSocketAddress target;
   private final int port;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+  private final AtomicBoolean dropNextReply = new AtomicBoolean();
   private ServerSocket server;
 
   /** Reserves a free local port for a relay to {@code host:targetPort}; call {@link #open()}. */
@@ -40,7 +43,20 @@ public final class OutageRelay implements AutoCloseable {
     listening.setReuseAddress(true);
     listening.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
     server = listening;
-    daemon("relay-accept", () -> accept(listening));
+    daemon("relay-accept-" + port, () -> accept(listening));
+  }
+
+  /**
+   * The next bytes the server sends on any relayed connection are dropped and that connection is
+   * cut, as a network failure after the command was delivered would.
+   */
+  public void dropNextReply() {
+    dropNextReply.set(true);
+  }
+
+  /** Whether an armed {@link #dropNextReply()} has not happened yet. */
+  public boolean replyDropPending() {
+    return dropNextReply.get();
   }
 
   /** Stops listening and cuts every relayed connection. */
@@ -54,23 +70,54 @@ public final class OutageRelay implements AutoCloseable {
 
   private void accept(ServerSocket listening) {
     while (!listening.isClosed()) {
+      Socket client;
       try {
-        Socket client = listening.accept();
-        Socket upstream = new Socket(target.getHostString(), target.getPort());
-        sockets.add(client);
-        sockets.add(upstream);
-        daemon("relay-up", () -> pipe(client, upstream));
-        daemon("relay-down", () -> pipe(upstream, client));
+        client = listening.accept();
       } catch (IOException e) {
         return; // closed
+      }
+      if (!keep(listening, client)) {
+        return;
+      }
+      try {
+        Socket upstream = new Socket(target.getHostString(), target.getPort());
+        if (!keep(listening, upstream)) {
+          return;
+        }
+        daemon("relay-up-" + port, () -> pipe(client, upstream, false));
+        daemon("relay-down-" + port, () -> pipe(upstream, client, true));
+      } catch (IOException e) {
+        quietly(client); // the server itself is down: so is this connection
       }
     }
   }
 
-  private static void pipe(Socket from, Socket to) {
+  /**
+   * Registers a socket for {@link #close()} to cut, unless the relay closed meanwhile: a connection
+   * still in the listening backlog when the relay closes is accepted afterwards and must not
+   * outlive the outage.
+   */
+  private synchronized boolean keep(ServerSocket listening, Socket socket) {
+    if (server != listening) {
+      quietly(socket);
+      return false;
+    }
+    sockets.add(socket);
+    return true;
+  }
+
+  private void pipe(Socket from, Socket to, boolean replies) {
     try (InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream()) {
-      in.transferTo(out);
+      byte[] buffer = new byte[8192];
+      int read;
+      while ((read = in.read(buffer)) >= 0) {
+        if (replies && dropNextReply.compareAndSet(true, false)) {
+          return; // the finally block cuts both sides
+        }
+        out.write(buffer, 0, read);
+        out.flush();
+      }
     } catch (IOException e) {
       // cut by close() or by the other side
     } finally {
