@@ -26,8 +26,9 @@ import redis.clients.jedis.params.SetParams;
 /**
  * The rate scripts and the Java arithmetic in core, fed the same calls at the same instants: equal
  * decisions, delays within one tick (the scripts count in micros, Java in nanos), and equal states
- * after every call, including a clock that steps back. The random sequences print their seed;
- * {@code -Dbulwark.test.seed=…} replays one.
+ * after every call, including a clock that steps back and, for FIXED and ROLLING, a limit redefined
+ * with other permits. The random sequences print their seed; {@code -Dbulwark.test.seed=…} replays
+ * one.
  *
  * <p>The scripts run on the test's clock as under {@link ControlledClock}, with one addition: the
  * key's expiry, set from the test's clock but run by the server's real one, could end the state
@@ -43,8 +44,15 @@ class RateScriptsAgreementTest {
   private static final Pattern SERVER_MICROS =
       Pattern.compile("local function server_micros\\(\\)\\n.*?\\nend\\n", Pattern.DOTALL);
 
-  /** One call: the server's clock and how long the caller may wait, in micros. */
-  private record Call(long micros, long maxWaitMicros) {}
+  /**
+   * One call: the server's clock and how long the caller may wait, in micros, and the permits the
+   * caller's definition of the limit gives (0: the sequence's).
+   */
+  private record Call(long micros, long maxWaitMicros, int permits) {
+    Call(long micros, long maxWaitMicros) {
+      this(micros, maxWaitMicros, 0);
+    }
+  }
 
   @ParameterizedTest
   @EnumSource(RateLimitType.class)
@@ -95,6 +103,32 @@ class RateScriptsAgreementTest {
             new Call(START + 1000, 5),
             new Call(START + 1001, 5),
             new Call(START + 1000, 5)));
+    if (redefinable(type)) {
+      // redefined with more permits while slots are reserved, then with fewer
+      agreement.check(
+          1,
+          100_000,
+          List.of(
+              new Call(START, 0),
+              new Call(START + 1, 200_000),
+              new Call(START + 25_000, 0, 2),
+              new Call(START + 25_000, 200_000, 2),
+              new Call(START + 26_000, 300_000, 2),
+              new Call(START + 26_000, 300_000, 3),
+              new Call(START + 27_000, 0, 3),
+              new Call(START + 27_000, 900_000, 1),
+              new Call(START + 400_000, 0, 4),
+              new Call(START + 400_000, 0, 4)));
+    }
+  }
+
+  /**
+   * Whether the sequences may change a limit's permits: SMOOTH keeps its arrival time in parts of a
+   * micro that depend on the permits, so its states cannot be compared across a redefinition (the
+   * rate store properties cover its redefinitions).
+   */
+  private static boolean redefinable(RateLimitType type) {
+    return type != RateLimitType.SMOOTH;
   }
 
   @ParameterizedTest
@@ -120,7 +154,10 @@ class RateScriptsAgreementTest {
           now += (long) (random.nextDouble() * random.nextDouble() * window);
         } // otherwise: the same instant again
         long maxWait = random.nextBoolean() ? 0 : random.nextLong(2 * window + 1);
-        calls.add(new Call(now, maxWait));
+        if (redefinable(type) && random.nextInt(20) == 0) {
+          permits = 1 + random.nextInt(8); // redefined
+        }
+        calls.add(new Call(now, maxWait, permits));
       }
       agreement.check(permits, window, calls);
     }
@@ -170,13 +207,14 @@ class RateScriptsAgreementTest {
           + "return reply\n";
     }
 
-    void check(int permits, long windowMicros, List<Call> calls) {
+    void check(int definedPermits, long windowMicros, List<Call> calls) {
       String name = "agree" + sequences++;
-      RateSpec spec = new RateSpec(name, type, permits, windowMicros * US);
       String key = test.keys().rate(name, type.name().toLowerCase(Locale.ROOT));
       RateState state = RateState.initial(type);
       for (int i = 0; i < calls.size(); i++) {
         Call call = calls.get(i);
+        int permits = call.permits() > 0 ? call.permits() : definedPermits;
+        RateSpec spec = new RateSpec(name, type, permits, windowMicros * US);
         String where =
             String.format(
                 "seed %s, %s value=%s window=%sµs, call %s, the last calls %s",
@@ -203,6 +241,9 @@ class RateScriptsAgreementTest {
         assertThat(luaState(key, permits))
             .as("state after the call, %s", where)
             .containsExactly(javaState(state, permits));
+        if (type == RateLimitType.ROLLING) {
+          assertThat(luaState(key, permits)).as("the log ascending, %s", where).isSorted();
+        }
       }
     }
 

@@ -38,9 +38,8 @@ import net.jqwik.api.statistics.Statistics;
  *
  * <p>Redefinitions keep the type (a new type starts a limit afresh; the Redis store keeps a state
  * per type, the others one per name) and change only what the state carries over to unambiguously:
- * a SMOOTH limit's permits and interval, a ROLLING limit's permits, fewer in the same window. The
- * others are left out because the stores' arithmetic does not carry its state over to them soundly
- * yet:
+ * a SMOOTH limit's permits and interval, a ROLLING limit's permits in the same window. The others
+ * are left out because the stores' arithmetic does not carry its state over to them soundly yet:
  *
  * <ul>
  *   <li>FIXED, other permits: the stored count of slots is read again under the new permits, so
@@ -50,9 +49,8 @@ import net.jqwik.api.statistics.Statistics;
  *   <li>FIXED, a longer window: the stored window number, counted in the former length, lies far
  *       ahead of the clock's in the new one, and the limit stops granting once its permits are
  *       used.
- *   <li>ROLLING, more permits while slots are reserved: the clock is clamped to a reserved slot, so
- *       a caller is told to start before the slot recorded for it, and the new limit can be
- *       exceeded.
+ *   <li>ROLLING, another window: whether a time in the log is a grant that started or a slot
+ *       reserved for later is told by the window it was written under.
  * </ul>
  */
 public abstract class RateStoreProperties extends StoreProperties {
@@ -172,10 +170,7 @@ public abstract class RateStoreProperties extends StoreProperties {
             case SMOOTH ->
                 new RateSpec(spec.name(), spec.type(), permits, permits * intervalMs * MS);
             case FIXED -> spec;
-            case ROLLING ->
-                permits <= spec.permits()
-                    ? new RateSpec(spec.name(), spec.type(), permits, spec.windowNanos())
-                    : spec;
+            case ROLLING -> new RateSpec(spec.name(), spec.type(), permits, spec.windowNanos());
           };
       model.redefine(next);
     }

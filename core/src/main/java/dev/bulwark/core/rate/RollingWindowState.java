@@ -11,10 +11,19 @@ import java.util.Objects;
  * appended in order. The log holds at most {@code permits} grants plus those reservations, and a
  * call costs O(1) amortised: it drops what expired and appends one time (see {@link GrantLog}).
  *
- * <p>A reservation lies {@code permits} places after the grant it waits for, which is still in the
- * log while the reservation is in the future; so the first {@code permits} times of the log are
- * grants that had started when the log was last written. A clock that steps back is clamped to the
- * newest of them, which keeps the log ascending and every delay non-negative.
+ * <p>A reservation lies one window after a grant that is still in the log while the reservation is
+ * in the future, so it is never earlier than the oldest time plus the window; a grant that had
+ * started when the log was last written is earlier than that, since the oldest time had not expired
+ * then. This tells started grants from reservations whatever the permits were when they were
+ * written (a limit redefined with more permits finds reservations among its first {@code permits}
+ * times). A clock that steps back is clamped to the newest started grant, which keeps the log
+ * ascending and every delay non-negative.
+ *
+ * <p>Slots are given in the order of the calls: a new slot never starts before the newest one.
+ * Without a redefinition the window alone sees to that; a limit redefined with other permits while
+ * slots are reserved could otherwise place a slot before a reserved one (more permits: the new
+ * permits are free now; fewer: the slot a window after the {@code permits}-th newest can lie before
+ * later reservations), and the log would no longer be ascending.
  *
  * <p>Persisted form: the grant times, ascending.
  *
@@ -41,8 +50,8 @@ public record RollingWindowState(GrantLog grants) implements RateState {
     int permits = spec.permits();
     long window = spec.windowNanos();
     GrantLog log = grants;
-    if (log.size() > 0) {
-      now = Math.max(now, log.get(Math.min(log.size(), permits) - 1));
+    if (log.size() > 0 && log.get(log.size() - 1) > now) {
+      now = Math.max(now, log.get(newestStarted(log, permits, window)));
     }
     int expired = 0;
     while (expired < log.size() && log.get(expired) <= now - window) {
@@ -50,12 +59,40 @@ public record RollingWindowState(GrantLog grants) implements RateState {
     }
     log = log.withoutOldest(expired);
     long at = log.size() < permits ? now : log.get(log.size() - permits) + window;
+    if (log.size() > 0) {
+      at = Math.max(at, log.get(log.size() - 1));
+    }
     long delay = at - now;
     if (delay > maxWait) {
       return new RateStep(
           RateDecision.rejected(delay), expired == 0 ? this : new RollingWindowState(log));
     }
     return new RateStep(RateDecision.grantedAfter(delay), new RollingWindowState(log.append(at)));
+  }
+
+  /**
+   * The index of the newest time earlier than the oldest plus the window: the newest grant that had
+   * started when the log was written. Without a redefinition that is the last of the first {@code
+   * permits} (checked first, so a call stays O(1)); otherwise a binary search finds it.
+   */
+  private static int newestStarted(GrantLog log, int permits, long window) {
+    long reservedFrom = log.get(0) + window;
+    int guess = Math.min(log.size(), permits) - 1;
+    if (log.get(guess) < reservedFrom
+        && (guess + 1 == log.size() || log.get(guess + 1) >= reservedFrom)) {
+      return guess;
+    }
+    int started = 0; // log.get(started) < reservedFrom
+    int reserved = log.size(); // log.get(reserved) >= reservedFrom, or the end
+    while (reserved - started > 1) {
+      int middle = (started + reserved) >>> 1;
+      if (log.get(middle) < reservedFrom) {
+        started = middle;
+      } else {
+        reserved = middle;
+      }
+    }
+    return started;
   }
 
   @Override

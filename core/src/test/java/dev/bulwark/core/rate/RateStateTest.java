@@ -219,6 +219,40 @@ class RateStateTest {
   }
 
   @Test
+  void rollingGivenMorePermitsKeepsTheSlotsItReservedAndCountsFromTheRealClock() {
+    RateSpec one = new RateSpec("test", RateLimitType.ROLLING, 1, 100 * MS);
+    RateSpec two = new RateSpec("test", RateLimitType.ROLLING, 2, 100 * MS);
+    Limit limit = new Limit(RateLimitType.ROLLING);
+    assertThat(limit.reserve(one, START, 0)).isEqualTo(RateDecision.NOW);
+    assertThat(limit.reserve(one, START, SECOND)).isEqualTo(RateDecision.grantedAfter(100 * MS));
+    // redefined to 2 per 100 ms: the reserved slot at +100 ms is no grant that started, so the
+    // clock is not moved to it; the new permit's slot lies a window after the grant at +0
+    assertThat(limit.reserve(two, START + 25 * MS, SECOND))
+        .isEqualTo(RateDecision.grantedAfter(75 * MS));
+    // two slots at +100 ms already: the next one a window after the slot at +100 ms
+    assertThat(limit.reserve(two, START + 26 * MS, SECOND))
+        .isEqualTo(RateDecision.grantedAfter(174 * MS));
+    assertThat(limit.state.toLongs())
+        .containsExactly(START, START + 100 * MS, START + 100 * MS, START + 200 * MS);
+  }
+
+  @Test
+  void rollingSlotsStayInCallOrderWhenARedefinitionWouldPlaceOneBeforeAReservedSlot() {
+    RateSpec two = new RateSpec("test", RateLimitType.ROLLING, 2, 100 * MS);
+    RateSpec four = new RateSpec("test", RateLimitType.ROLLING, 4, 100 * MS);
+    Limit limit = new Limit(RateLimitType.ROLLING);
+    limit.reserve(two, START, 0);
+    limit.reserve(two, START, 0);
+    limit.reserve(two, START, SECOND);
+    limit.reserve(two, START, SECOND);
+    assertThat(limit.reserve(two, START, SECOND)).isEqualTo(RateDecision.grantedAfter(200 * MS));
+    // 4 per window would allow a slot at +100 ms, before the one reserved at +200 ms
+    assertThat(limit.reserve(four, START + 10 * MS, SECOND))
+        .isEqualTo(RateDecision.grantedAfter(190 * MS));
+    assertThat(limit.state.toLongs()).isSorted();
+  }
+
+  @Test
   void fixedClampsAClockThatStepsBackToTheStoredWindow() {
     RateSpec spec = new RateSpec("test", RateLimitType.FIXED, 2, SECOND);
     Limit limit = new Limit(spec.type());

@@ -11,17 +11,37 @@
 -- would cost more: ZREMRANGEBYSCORE frees expired members one by one, and each takes about nine
 -- times the memory of a list entry.
 --
--- Clock: a reservation lies 'permits' places after the grant it waits for, which stays in the log
--- while the reservation is in the future; so the first 'permits' entries are grants that had
--- started when the log was last written. A server clock that steps back (failover to a lagging
--- node) is clamped to the newest of them: the log stays ascending, a delay is never negative.
+-- Clock: a reservation lies one window after a grant that stays in the log while the reservation
+-- is in the future, so it is never earlier than the oldest entry plus the window; a grant that had
+-- started when the log was last written is earlier than that (the oldest entry had not expired
+-- then). That tells them apart whatever the permits were when they were written: a limit redefined
+-- with more permits finds reservations among its first 'permits' entries. A server clock that
+-- steps back (failover to a lagging node) is clamped to the newest started grant: the log stays
+-- ascending, a delay is never negative. Nothing is clamped while every entry lies in the past.
 local key = KEYS[1]
 local permits, window, max_wait = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local clock = server_micros()
 local now = clock
 local size = redis.call('LLEN', key)
-if size > 0 then
-  local started = tonumber(redis.call('LINDEX', key, math.min(size, permits) - 1))
+local newest = size > 0 and tonumber(redis.call('LINDEX', key, -1)) or nil
+if newest and newest > now then
+  local reserved_from = tonumber(redis.call('LINDEX', key, 0)) + window
+  -- without a redefinition the newest started grant is entry permits - 1; else search for it
+  local guess = math.min(size, permits) - 1
+  local started = tonumber(redis.call('LINDEX', key, guess))
+  if started >= reserved_from
+      or (guess + 1 < size and tonumber(redis.call('LINDEX', key, guess + 1)) < reserved_from) then
+    local low, high = 0, size -- entry low is started; entry high is reserved, or the end
+    while high - low > 1 do
+      local middle = math.floor((low + high) / 2)
+      if tonumber(redis.call('LINDEX', key, middle)) < reserved_from then
+        low = middle
+      else
+        high = middle
+      end
+    end
+    started = tonumber(redis.call('LINDEX', key, low))
+  end
   if started > now then
     now = started
   end
@@ -52,6 +72,11 @@ end
 local at = now
 if size >= permits then
   at = tonumber(redis.call('LINDEX', key, size - permits)) + window
+end
+-- slots go in the order of the calls: after a redefinition with other permits the window alone
+-- could place one before a reserved slot
+if size > 0 and newest > at then
+  at = newest
 end
 local delay = at - now
 if delay > max_wait then

@@ -21,8 +21,9 @@ import java.util.Set;
  * <ul>
  *   <li>SMOOTH: the theoretical arrival time {@code tat} of the next permit less a window plus an
  *       interval; a grant at {@code t} moves {@code tat} to {@code max(t, tat) + interval}.
- *   <li>ROLLING: the start of the {@code permits}-th newest slot plus a window (no bound while
- *       fewer slots were granted): never more than {@code permits} slots in a window.
+ *   <li>ROLLING: the start of the {@code permits}-th newest slot plus a window, and no earlier than
+ *       the newest slot (slots go in the order of the calls): never more than {@code permits} slots
+ *       in a window.
  *   <li>FIXED: the windows are numbered from the clock's epoch, and the slots taken since window
  *       {@code start} fill that window and those after it, {@code permits} each; a call in a later
  *       window first forgets the windows that passed. {@code next} is the start of the first window
@@ -181,21 +182,45 @@ public final class RateModel {
     }
   }
 
-  /** ROLLING: the starts of the slots granted, oldest first. */
+  /** ROLLING: the starts of the slots granted, in the order granted (so ascending). */
   private record Rolling(List<TimeSpan> slots) implements State {
 
     @Override
     public TimeSpan next(RateSpec spec) {
       int size = slots.size();
-      return size < spec.permits()
-          ? null
-          : slots.get(size - spec.permits()).plus(spec.windowNanos());
+      if (size == 0) {
+        return null;
+      }
+      TimeSpan newest = slots.get(size - 1);
+      return size < spec.permits() ? newest : windowAfter(spec).max(newest);
+    }
+
+    /** A window after the {@code permits}-th newest slot. */
+    private TimeSpan windowAfter(RateSpec spec) {
+      return slots.get(slots.size() - spec.permits()).plus(spec.windowNanos());
     }
 
     @Override
     public State narrowed(RateSpec spec, TimeSpan next) {
+      int size = slots.size();
       List<TimeSpan> known = new ArrayList<>(slots);
-      known.set(slots.size() - spec.permits(), next.plus(-spec.windowNanos()));
+      TimeSpan newest = slots.get(size - 1);
+      if (size < spec.permits()) {
+        known.set(size - 1, next);
+        return new Rolling(List.copyOf(known));
+      }
+      TimeSpan windowAfter = windowAfter(spec);
+      long window = spec.windowNanos();
+      if (spec.permits() == 1 || windowAfter.earliest() >= newest.latest()) {
+        known.set(size - spec.permits(), next.plus(-window));
+      } else if (newest.earliest() >= windowAfter.latest()) {
+        known.set(size - 1, next);
+      } else {
+        // either gave next: neither lies after it
+        known.set(
+            size - spec.permits(), windowAfter.within(Long.MIN_VALUE, next.latest()).plus(-window));
+        known.set(size - 1, known.get(size - 1).within(Long.MIN_VALUE, next.latest()));
+      }
       return new Rolling(List.copyOf(known));
     }
 
