@@ -13,7 +13,8 @@ import redis.clients.jedis.RedisClient;
 /**
  * A server clock that steps back (a failover to a replica whose clock lags) must not move a rate
  * limit's state backwards: the rolling log stays ascending, a grant is never answered with a reply
- * that reads as a rejection, and the fixed window never goes back.
+ * that reads as a rejection, and the fixed window never goes back (unless it lies so far ahead that
+ * it was numbered under a shorter window).
  */
 @ExtendWith(RedisExtension.class)
 class RateScriptsClockStepTest {
@@ -84,6 +85,37 @@ class RateScriptsClockStepTest {
         .isEqualTo(RateDecision.grantedAfter(1000 * MS));
     assertThat(redis.hget(key, "window")).isEqualTo(window);
     assertThat(redis.hget(key, "count")).isEqualTo("3");
+  }
+
+  @Test
+  void aFixedWindowNumberedInShorterWindowsIsNoLaggingClockItStartsAfresh() {
+    String key = test.keys().rate("redefined", "fixed");
+    List<String> keys = List.of(key);
+    clock.set(T + SECOND / 5);
+    for (int i = 0; i < 2; i++) {
+      assertThat(decision(Scripts.RATE_FIXED, keys, "2", SECOND, 0)).isEqualTo(RateDecision.NOW);
+    }
+    // the window lengthened to a minute: window T / 1 s, read in minutes, lies decades ahead
+    clock.set(T + SECOND / 2);
+    for (int i = 0; i < 2; i++) {
+      assertThat(decision(Scripts.RATE_FIXED, keys, "2", 60 * SECOND, 0))
+          .isEqualTo(RateDecision.NOW);
+    }
+    long minute = (T + SECOND / 2) / (60 * SECOND);
+    assertThat(decision(Scripts.RATE_FIXED, keys, "2", 60 * SECOND, 0))
+        .isEqualTo(RateDecision.rejected(((minute + 1) * 60 * SECOND - T - SECOND / 2) * 1000));
+    assertThat(redis.hget(key, "window")).isEqualTo(Long.toString(minute));
+  }
+
+  @Test
+  void aFixedWindowADayAheadIsStillALaggingClock() {
+    String key = test.keys().rate("lagging", "fixed");
+    List<String> keys = List.of(key);
+    clock.set(T + 86_400 * SECOND);
+    assertThat(decision(Scripts.RATE_FIXED, keys, "1", SECOND, 0)).isEqualTo(RateDecision.NOW);
+    clock.set(T + SECOND);
+    assertThat(decision(Scripts.RATE_FIXED, keys, "1", SECOND, 0))
+        .isEqualTo(RateDecision.rejected(1000 * MS));
   }
 
   @Test

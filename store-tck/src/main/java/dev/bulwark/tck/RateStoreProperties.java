@@ -37,18 +37,14 @@ import net.jqwik.api.statistics.Statistics;
  * in, answers to the nanosecond what the model computes.
  *
  * <p>Redefinitions keep the type (a new type starts a limit afresh; the Redis store keeps a state
- * per type, the others one per name) and change only what the state carries over to unambiguously:
- * a SMOOTH limit's permits and interval, a ROLLING limit's permits in the same window. The others
- * are left out because the stores' arithmetic does not carry its state over to them soundly yet:
+ * per type, the others one per name): a SMOOTH limit's permits and interval, a ROLLING limit's
+ * permits in the same window, a FIXED limit's window (it starts afresh) or its permits, more in the
+ * same window. Left out:
  *
  * <ul>
- *   <li>FIXED, other permits: the stored count of slots is read again under the new permits, so
- *       slots reserved in later windows under the former definition count for more or fewer windows
- *       than they take; with more permits, a window holds its reserved slots and the new limit's
- *       worth of new ones.
- *   <li>FIXED, a longer window: the stored window number, counted in the former length, lies far
- *       ahead of the clock's in the new one, and the limit stops granting once its permits are
- *       used.
+ *   <li>FIXED, fewer permits in the same window: the stored count is read under the new permits, so
+ *       slots reserved under the former definition reach further ahead, and a Redis key, whose
+ *       expiry was set for the former reach, can end before the stores without expiry forget it.
  *   <li>ROLLING, another window: whether a time in the log is a grant that started or a slot
  *       reserved for later is told by the window it was written under.
  * </ul>
@@ -125,10 +121,12 @@ public abstract class RateStoreProperties extends StoreProperties {
           // the model counts fixed windows from the origin: they must align to the epoch's
           throw new IllegalArgumentException(plan + ": a minute is no whole number of its windows");
         }
-        models.add(new RateModel(plan.spec(freshName("rate"))));
         hints.add(null);
       }
       origin = Math.floorDiv(clockNanos(), ORIGIN_UNIT) * ORIGIN_UNIT;
+      for (Plan plan : plans) {
+        models.add(new RateModel(plan.spec(freshName("rate")), origin));
+      }
     }
 
     void reserve(int limit, int jvm, long maxWaitNanos) {
@@ -169,7 +167,12 @@ public abstract class RateStoreProperties extends StoreProperties {
           switch (spec.type()) {
             case SMOOTH ->
                 new RateSpec(spec.name(), spec.type(), permits, permits * intervalMs * MS);
-            case FIXED -> spec;
+            case FIXED -> {
+              long window = permits * intervalMs * MS;
+              yield window != spec.windowNanos() || permits >= spec.permits()
+                  ? new RateSpec(spec.name(), spec.type(), permits, window)
+                  : spec;
+            }
             case ROLLING -> new RateSpec(spec.name(), spec.type(), permits, spec.windowNanos());
           };
       model.redefine(next);

@@ -3,6 +3,7 @@ package dev.bulwark.core.rate;
 import dev.bulwark.RateLimitType;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Fixed windows aligned to the clock's epoch. Reservations made by waiting callers spill into the
@@ -10,7 +11,12 @@ import dev.bulwark.spi.RateSpec;
  * lies {@code n / permits} windows ahead.
  *
  * <p>Persisted form: {@code [window, count]}. A clock that steps back into an earlier window is
- * clamped to the start of the stored one, so the window number never decreases.
+ * clamped to the start of the stored one, so the window number never decreases; a stored window
+ * more than a day ahead of the clock was numbered under a longer window (a limit whose window was
+ * lengthened while its state lived) and the limit starts afresh, as it does when its window was
+ * shortened (the stored window then lies long past). The count carries over to other permits as it
+ * stands: slots reserved in later windows then count for as many windows as the new permits make
+ * them, for at most the windows they were reserved into.
  *
  * @param window the number of the current window since the epoch ({@link Long#MIN_VALUE}: none yet)
  * @param count the slots taken in it and, beyond {@code permits}, in the windows after it
@@ -18,6 +24,15 @@ import dev.bulwark.spi.RateSpec;
 public record FixedWindowState(long window, long count) implements RateState {
 
   static final long NO_WINDOW = Long.MIN_VALUE;
+
+  /**
+   * How far behind its newest reading a clock may step back and still be taken for a lagging clock.
+   * A stored window further ahead was numbered in a shorter window than the limit now has (window
+   * {@code n} of a 1 s length, read as window {@code n} of a 60 s one, starts centuries from now):
+   * the state was counted under another definition and is dropped.
+   */
+  static final long MAX_CLOCK_LAG_NANOS = TimeUnit.DAYS.toNanos(1);
+
   static final FixedWindowState INITIAL = new FixedWindowState(NO_WINDOW, 0);
 
   public FixedWindowState {
@@ -42,8 +57,12 @@ public record FixedWindowState(long window, long count) implements RateState {
     long start = window;
     long taken = count;
     if (start != NO_WINDOW && current < start) {
-      current = start;
-      now = start * length;
+      if (start - current > MAX_CLOCK_LAG_NANOS / length + 1) {
+        start = NO_WINDOW; // counted in longer windows: start afresh
+      } else {
+        current = start;
+        now = start * length;
+      }
     }
     if (current != start) {
       long elapsed = start == NO_WINDOW ? Long.MAX_VALUE : current - start;

@@ -269,6 +269,30 @@ class RateStateTest {
   }
 
   @Test
+  void fixedRedefinedWithALongerWindowStartsAfreshInsteadOfWaitingForItsOldWindowNumber() {
+    RateSpec perSecond = new RateSpec("test", RateLimitType.FIXED, 2, SECOND);
+    RateSpec perMinute = new RateSpec("test", RateLimitType.FIXED, 2, 60 * SECOND);
+    Limit limit = new Limit(RateLimitType.FIXED);
+    limit.reserve(perSecond, START, 0);
+    limit.reserve(perSecond, START, 0);
+    // window START / 1 s, read as a minute's number, would start decades from now
+    long now = START + 100 * MS;
+    assertThat(limit.reserve(perMinute, now, 0)).isEqualTo(RateDecision.NOW);
+    assertThat(limit.reserve(perMinute, now, 0)).isEqualTo(RateDecision.NOW);
+    long nextMinute = (Math.floorDiv(now, 60 * SECOND) + 1) * 60 * SECOND;
+    assertThat(limit.reserve(perMinute, now, 0)).isEqualTo(RateDecision.rejected(nextMinute - now));
+    assertThat(limit.state.toLongs()).containsExactly(Math.floorDiv(now, 60 * SECOND), 2);
+  }
+
+  @Test
+  void fixedTakesAClockADayBehindForALaggingOne() {
+    RateSpec spec = new RateSpec("test", RateLimitType.FIXED, 1, SECOND);
+    Limit limit = new Limit(RateLimitType.FIXED);
+    limit.reserve(spec, START + 86_400 * SECOND, 0);
+    assertThat(limit.reserve(spec, START + SECOND, 0)).isEqualTo(RateDecision.rejected(SECOND));
+  }
+
+  @Test
   void smoothNeedsNoClampItsArrivalTimeNeverGoesBack() {
     RateSpec spec = spec(RateLimitType.SMOOTH);
     Limit limit = new Limit(spec.type());

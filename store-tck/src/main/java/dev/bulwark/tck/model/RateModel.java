@@ -26,8 +26,9 @@ import java.util.Set;
  *       in a window.
  *   <li>FIXED: the windows are numbered from the clock's epoch, and the slots taken since window
  *       {@code start} fill that window and those after it, {@code permits} each; a call in a later
- *       window first forgets the windows that passed. {@code next} is the start of the first window
- *       with room, or {@code t}'s own.
+ *       window first forgets the windows that passed, and a call more than a day before window
+ *       {@code start} (numbered under a shorter window) forgets them all. {@code next} is the start
+ *       of the first window with room, or {@code t}'s own.
  * </ul>
  *
  * <p>Since {@code t} is known only as a span, so is what the limit remembers of it: the model keeps
@@ -38,11 +39,23 @@ import java.util.Set;
  */
 public final class RateModel {
 
+  private final long origin;
   private RateSpec spec;
   private List<State> states;
 
+  /** A model whose time 0 is the store clock's epoch. */
   public RateModel(RateSpec spec) {
+    this(spec, 0);
+  }
+
+  /**
+   * @param origin the store-clock instant that the model's time 0 stands for (the calls' spans are
+   *     relative to it), a whole number of every window the limit is given
+   */
+  public RateModel(RateSpec spec, long origin) {
     checkExact(spec);
+    checkOrigin(spec, origin);
+    this.origin = origin;
     this.spec = spec;
     this.states = List.of(initial(spec.type()));
   }
@@ -60,7 +73,18 @@ public final class RateModel {
       throw new IllegalArgumentException(next + " does not redefine " + spec);
     }
     checkExact(next);
+    checkOrigin(next, origin);
+    // a FIXED state keeps its window's number, which the store reads in the new length from its
+    // own epoch: from the model's origin that is another number
+    long renumbered = origin / spec.windowNanos() - origin / next.windowNanos();
+    states = states.stream().map(state -> state.renumbered(renumbered)).distinct().toList();
     spec = next;
+  }
+
+  private static void checkOrigin(RateSpec spec, long origin) {
+    if (spec.type() == RateLimitType.FIXED && origin % spec.windowNanos() != 0) {
+      throw new IllegalArgumentException(spec + ": the origin is no whole number of windows");
+    }
   }
 
   /**
@@ -137,6 +161,11 @@ public final class RateModel {
 
     /** The state after a grant to a call at {@code arrival} of a slot starting at {@code slot}. */
     State granted(RateSpec spec, TimeSpan arrival, TimeSpan slot);
+
+    /** This state with any window number it keeps moved by {@code windows}. */
+    default State renumbered(long windows) {
+      return this;
+    }
 
     /** The states after {@code decision} that this one allows, for a call within {@code call}. */
     default List<State> answer(RateSpec spec, TimeSpan call, RateDecision decision) {
@@ -239,6 +268,9 @@ public final class RateModel {
    */
   private record Fixed(long start, long taken) implements State {
 
+    /** A stored window further ahead of the clock than this is no lagging clock's. */
+    private static final long MAX_CLOCK_LAG_NANOS = 86_400_000_000_000L;
+
     @Override
     public List<Branch> at(RateSpec spec, TimeSpan call) {
       long length = spec.windowNanos();
@@ -253,6 +285,9 @@ public final class RateModel {
           // the windows that passed took their permits' worth of the slots with them
           long left = Math.max(0, taken - (window - start) * spec.permits());
           branches.add(new Branch(new Fixed(window, left), part));
+        } else if (start - window > MAX_CLOCK_LAG_NANOS / length + 1) {
+          // numbered in a shorter window than the limit now has: it starts afresh
+          branches.add(new Branch(new Fixed(window, 0), part));
         }
       }
       return branches;
@@ -271,6 +306,11 @@ public final class RateModel {
     @Override
     public State granted(RateSpec spec, TimeSpan arrival, TimeSpan slot) {
       return new Fixed(start, taken + 1);
+    }
+
+    @Override
+    public State renumbered(long windows) {
+      return start == Long.MIN_VALUE ? this : new Fixed(start + windows, taken);
     }
   }
 }
