@@ -189,10 +189,13 @@ public final class ClusterWorker {
                     0,
                     CallRecord.INSIDE,
                     0));
-            counters.enter(options.worker());
-            hold();
-            counters.exit(options.worker());
-            inside[1] = System.nanoTime();
+            try {
+              counters.enter(options.worker());
+              hold();
+              counters.exit(options.worker());
+            } finally {
+              inside[1] = System.nanoTime();
+            }
           });
     } catch (RuntimeException e) {
       outcome = rejection(e);
@@ -241,10 +244,13 @@ public final class ClusterWorker {
                   0,
                   CallRecord.INSIDE,
                   token[0]));
-          counters.lockEnter(key, mode);
-          hold();
-          counters.lockExit(key, mode);
-          inside[1] = System.nanoTime();
+          try {
+            counters.lockEnter(key, mode);
+            hold();
+            counters.lockExit(key, mode);
+          } finally {
+            inside[1] = System.nanoTime();
+          }
         };
     try {
       if ("WRITE".equals(mode)) {
@@ -269,7 +275,9 @@ public final class ClusterWorker {
       long token) {
     long returned = System.nanoTime();
     boolean rejected = !CallRecord.OK.equals(outcome);
-    long end = rejected ? returned : inside[1];
+    // a call that held ends where its body did, even when the body failed: its release, and the
+    // hand-over that may wake another JVM's waiter, comes after that
+    long end = inside[1] != 0 ? inside[1] : returned;
     if (rejected && !options.recordRejections()) {
       uncountedRejections.computeIfAbsent(outcome, k -> new AtomicLong()).incrementAndGet();
     } else {

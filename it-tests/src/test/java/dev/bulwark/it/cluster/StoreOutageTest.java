@@ -32,7 +32,13 @@ class StoreOutageTest {
   private static final int VALUE = 2;
   private static final int WORKERS_PER_POLICY = 2;
   private static final int THREADS = 4;
-  private static final Duration RUN = Duration.ofMillis(12_000);
+
+  /**
+   * Long enough after the restore for a loaded machine: a JDBC pool that times out opening its
+   * first connections through the restored relay tries again, and a store's probe follows it.
+   */
+  private static final Duration RUN = Duration.ofMillis(16_000);
+
   private static final Duration DOWN_AT = Duration.ofMillis(3_000);
   private static final Duration UP_AT = Duration.ofMillis(6_500);
 
