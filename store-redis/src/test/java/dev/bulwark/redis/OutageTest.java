@@ -93,6 +93,32 @@ class OutageTest {
   }
 
   @Test
+  void aCutSubscriptionReadsAsDownAtOnceNotAfterTheReconnectInterval() throws Exception {
+    URI redis = URI.create(TestRedisServer.url());
+    try (OutageRelay relay = new OutageRelay(redis.getHost(), redis.getPort())) {
+      relay.open();
+      String relayed =
+          redis.getScheme()
+              + "://"
+              + (redis.getRawUserInfo() == null ? "" : redis.getRawUserInfo() + "@")
+              + "127.0.0.1:"
+              + relay.port()
+              + (redis.getRawPath() == null ? "" : redis.getRawPath());
+      try (RecordingStore store = open(relayed, "60s", "test:outage:" + System.nanoTime() + ":")) {
+        assertThat(store.store().wakeUpsSubscribed()).isTrue();
+        relay.close();
+        // the subscription thread then sleeps a minute before it tries again: readiness must not
+        // report the lost subscription as up all that time
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (store.store().wakeUpsSubscribed() && System.nanoTime() < deadline) {
+          TimeUnit.MILLISECONDS.sleep(20);
+        }
+        assertThat(store.store().wakeUpsSubscribed()).as("subscribed after the cut").isFalse();
+      }
+    }
+  }
+
+  @Test
   void theStoreComingBackIsPickedUpWithoutARestart() throws Exception {
     URI redis = URI.create(TestRedisServer.url());
     try (OutageRelay relay = new OutageRelay(redis.getHost(), redis.getPort())) {

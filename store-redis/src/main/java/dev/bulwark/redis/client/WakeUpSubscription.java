@@ -108,6 +108,9 @@ public final class WakeUpSubscription implements AutoCloseable {
           warned = true;
         }
       }
+      // a listener whose connection broke still counts its channel: it no longer answers for
+      // isSubscribed, so readiness shows the loss at once, not after the reconnect interval
+      current = null;
       if (subscriber.everSubscribed) {
         warned = false;
       }
