@@ -7,7 +7,8 @@
 -- Cost: a call must cost what expired, not the length of the log (a limit of 200000 lets a whole
 -- window's log expire at once). The expired head is found by a galloping search of LINDEX probes
 -- (O(log expired) probes, each within twice the expired part of the head) and removed by one LTRIM,
--- which frees whole list nodes; every other read is LINDEX near one end of the list. A sorted set
+-- which frees whole list nodes; every other read is near an end of the list or at 'permits' (a
+-- binary search only after a redefinition while slots are reserved). A sorted set
 -- would cost more: ZREMRANGEBYSCORE frees expired members one by one, and each takes about nine
 -- times the memory of a list entry.
 --
@@ -24,13 +25,16 @@ local clock = server_micros()
 local now = clock
 local size = redis.call('LLEN', key)
 local newest = size > 0 and tonumber(redis.call('LINDEX', key, -1)) or nil
+local head -- the oldest entry, once read
 if newest and newest > now then
-  local reserved_from = tonumber(redis.call('LINDEX', key, 0)) + window
-  -- without a redefinition the newest started grant is entry permits - 1; else search for it
+  head = tonumber(redis.call('LINDEX', key, 0))
+  local reserved_from = head + window
+  -- without a redefinition the newest started grant is entry permits - 1 (the next one, if any,
+  -- is reserved); else search for it
   local guess = math.min(size, permits) - 1
-  local started = tonumber(redis.call('LINDEX', key, guess))
-  if started >= reserved_from
-      or (guess + 1 < size and tonumber(redis.call('LINDEX', key, guess + 1)) < reserved_from) then
+  local around = redis.call('LRANGE', key, guess, guess + 1)
+  local started = tonumber(around[1])
+  if started >= reserved_from or (around[2] and tonumber(around[2]) < reserved_from) then
     local low, high = 0, size -- entry low is started; entry high is reserved, or the end
     while high - low > 1 do
       local middle = math.floor((low + high) / 2)
@@ -48,7 +52,7 @@ if newest and newest > now then
 end
 
 local horizon = now - window
-if size > 0 and tonumber(redis.call('LINDEX', key, 0)) <= horizon then
+if size > 0 and (head or tonumber(redis.call('LINDEX', key, 0))) <= horizon then
   -- entries [0, low] have expired; find the first one that has not (or the end of the log)
   local low, high = 0, 1
   while high < size and tonumber(redis.call('LINDEX', key, high)) <= horizon do
