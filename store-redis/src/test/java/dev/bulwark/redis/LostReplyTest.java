@@ -62,13 +62,7 @@ class LostReplyTest {
     URI server = URI.create(test.url());
     relay = new OutageRelay(server.getHost(), server.getPort());
     relay.open();
-    String viaRelay =
-        server.getScheme()
-            + "://"
-            + (server.getRawUserInfo() == null ? "" : server.getRawUserInfo() + "@")
-            + "127.0.0.1:"
-            + relay.port()
-            + (server.getRawPath() == null ? "" : server.getRawPath());
+    String viaRelay = TestRedisServer.through(test.url(), relay);
     relayed = test.open(Map.of("bulwark.redis.url", viaRelay, "bulwark.redis.read-timeout", "2s"));
     direct = test.open();
     redis = test.redis();

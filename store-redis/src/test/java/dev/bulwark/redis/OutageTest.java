@@ -97,13 +97,7 @@ class OutageTest {
     URI redis = URI.create(TestRedisServer.url());
     try (OutageRelay relay = new OutageRelay(redis.getHost(), redis.getPort())) {
       relay.open();
-      String relayed =
-          redis.getScheme()
-              + "://"
-              + (redis.getRawUserInfo() == null ? "" : redis.getRawUserInfo() + "@")
-              + "127.0.0.1:"
-              + relay.port()
-              + (redis.getRawPath() == null ? "" : redis.getRawPath());
+      String relayed = TestRedisServer.through(TestRedisServer.url(), relay);
       try (RecordingStore store = open(relayed, "60s", "test:outage:" + System.nanoTime() + ":")) {
         assertThat(store.store().wakeUpsSubscribed()).isTrue();
         relay.close();
@@ -122,13 +116,7 @@ class OutageTest {
   void theStoreComingBackIsPickedUpWithoutARestart() throws Exception {
     URI redis = URI.create(TestRedisServer.url());
     try (OutageRelay relay = new OutageRelay(redis.getHost(), redis.getPort())) {
-      String relayed =
-          redis.getScheme()
-              + "://"
-              + (redis.getRawUserInfo() == null ? "" : redis.getRawUserInfo() + "@")
-              + "127.0.0.1:"
-              + relay.port()
-              + (redis.getRawPath() == null ? "" : redis.getRawPath());
+      String relayed = TestRedisServer.through(TestRedisServer.url(), relay);
       String prefix = "test:outage:" + System.nanoTime() + ":";
       try (RecordingStore down = open(relayed, "200ms", prefix);
           RecordingStore other = open(redis.toString(), "200ms", prefix)) {

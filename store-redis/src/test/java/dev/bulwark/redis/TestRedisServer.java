@@ -1,10 +1,12 @@
 package dev.bulwark.redis;
 
+import dev.bulwark.tck.OutageRelay;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.junit.jupiter.api.Assertions;
@@ -73,6 +75,19 @@ final class TestRedisServer {
   }
 
   /** Whether a Redis server without authentication answers PING there. */
+  /**
+   * {@code url} with its host and port replaced by a local relay's, keeping scheme, user and db.
+   */
+  static String through(String url, OutageRelay relay) {
+    URI server = URI.create(url);
+    return server.getScheme()
+        + "://"
+        + (server.getRawUserInfo() == null ? "" : server.getRawUserInfo() + "@")
+        + "127.0.0.1:"
+        + relay.port()
+        + (server.getRawPath() == null ? "" : server.getRawPath());
+  }
+
   static boolean answersPing(String host, int port) {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress(host, port), PROBE_TIMEOUT_MILLIS);
