@@ -18,7 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * The main class of one worker JVM of a multi-JVM test: boots Weld SE with Bulwark and {@link
@@ -30,6 +32,7 @@ import redis.clients.jedis.RedisClient;
 public final class ClusterWorker {
 
   private static final Duration BARRIER_TIMEOUT = ClusterRun.BOOT_TIMEOUT;
+  private static final Duration RECORD_TIMEOUT = Duration.ofSeconds(30);
   private static final int WARM_UP_ROUNDS = 5;
 
   private final WorkerOptions options;
@@ -64,10 +67,29 @@ public final class ClusterWorker {
     }
   }
 
+  /**
+   * The client of the shared Redis that keeps the run's records and live counters. Its replies may
+   * take long on a loaded machine: a counter update that timed out would fail the guarded call and,
+   * had it run, leave the counter one too high, so it waits far longer than Jedis's 2 s.
+   */
+  private static RedisClient recordClient(URI url) {
+    return RedisClient.builder()
+        .hostAndPort(JedisURIHelper.getHostAndPort(url))
+        .clientConfig(
+            DefaultJedisClientConfig.builder()
+                .user(JedisURIHelper.getUser(url))
+                .password(JedisURIHelper.getPassword(url))
+                .database(JedisURIHelper.getDBIndex(url))
+                .ssl(JedisURIHelper.isRedisSSLScheme(url))
+                .socketTimeoutMillis((int) RECORD_TIMEOUT.toMillis())
+                .build())
+        .build();
+  }
+
   private static int run(WorkerOptions options, EventLog log) throws InterruptedException {
     // the default pool (8 connections) serves the callers' counter updates: a caller that waits
     // for a connection does so inside the guarded body, which only lengthens its recorded stay
-    try (RedisClient record = RedisClient.create(URI.create(options.recordUrl()));
+    try (RedisClient record = recordClient(URI.create(options.recordUrl()));
         WeldContainer weld = boot()) {
       GuardedOperations operations = weld.select(GuardedOperations.class).get();
       ClusterWorker worker =
