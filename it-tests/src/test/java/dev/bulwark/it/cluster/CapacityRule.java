@@ -27,36 +27,52 @@ final class CapacityRule implements HistoryRule {
   private final long from;
   private final long to;
   private final long unendedUntil;
+  private final long enteredFrom;
 
   private CapacityRule(
-      String kind, int value, boolean perWorker, long from, long to, long unendedUntil) {
+      String kind,
+      int value,
+      boolean perWorker,
+      long from,
+      long to,
+      long unendedUntil,
+      long enteredFrom) {
     this.kind = kind;
     this.value = value;
     this.perWorker = perWorker;
     this.from = from;
     this.to = to;
     this.unendedUntil = unendedUntil;
+    this.enteredFrom = enteredFrom;
   }
 
   /** At most {@code value} bulkhead calls inside at once, cluster-wide, over the whole run. */
   static CapacityRule atMost(int value) {
     return new CapacityRule(
-        "BULKHEAD", value, false, Long.MIN_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+        "BULKHEAD", value, false, Long.MIN_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MIN_VALUE);
   }
 
   /** The limit per worker JVM instead of cluster-wide. */
   CapacityRule perWorker() {
-    return new CapacityRule(kind, value, true, from, to, unendedUntil);
+    return new CapacityRule(kind, value, true, from, to, unendedUntil, enteredFrom);
   }
 
   /** Only at the instants of [from, to]. */
   CapacityRule during(long from, long to) {
-    return new CapacityRule(kind, value, perWorker, from, to, unendedUntil);
+    return new CapacityRule(kind, value, perWorker, from, to, unendedUntil, enteredFrom);
+  }
+
+  /**
+   * Only the calls that entered at or after {@code instant}: after an outage, the calls a failure
+   * policy let in while the store was away are not the store's to count, however long they last.
+   */
+  CapacityRule enteredFrom(long instant) {
+    return new CapacityRule(kind, value, perWorker, from, to, unendedUntil, instant);
   }
 
   /** Calls whose end was never recorded (their JVM was killed) hold until {@code instant}. */
   CapacityRule unendedHeldUntil(long instant) {
-    return new CapacityRule(kind, value, perWorker, from, to, instant);
+    return new CapacityRule(kind, value, perWorker, from, to, instant, enteredFrom);
   }
 
   @Override
@@ -70,9 +86,8 @@ final class CapacityRule implements HistoryRule {
         + (from == Long.MIN_VALUE && to == Long.MAX_VALUE
             ? ""
             : " in [" + bound(from) + ", " + bound(to) + "]")
-        + (unendedUntil == Long.MAX_VALUE
-            ? ""
-            : ", a killed JVM's holds ending at " + unendedUntil);
+        + (unendedUntil == Long.MAX_VALUE ? "" : ", a killed JVM's holds ending at " + unendedUntil)
+        + (enteredFrom == Long.MIN_VALUE ? "" : ", of the calls entered from " + enteredFrom);
   }
 
   @Override
@@ -80,7 +95,7 @@ final class CapacityRule implements HistoryRule {
     Function<CallRecord, String> scope = perWorker ? CallRecord::worker : c -> "cluster";
     Map<String, List<HeldInterval>> groups = new LinkedHashMap<>();
     for (CallRecord call : history.calls()) {
-      if (!call.entered() || !kind.equals(call.kind())) {
+      if (!call.entered() || !kind.equals(call.kind()) || call.enterNanos() < enteredFrom) {
         continue;
       }
       HeldInterval held = HeldInterval.of(call, unendedUntil);

@@ -54,6 +54,32 @@ class CapacityRuleTest {
   }
 
   @Test
+  void onlyCallsEnteredFromTheGivenInstantCountWhenAsked() {
+    HandMadeCalls calls = new HandMadeCalls();
+    calls.bulkhead(10, 100); // let in earlier, still inside
+    calls.bulkhead(50, 60);
+    calls.bulkhead(55, 70);
+
+    assertThat(CapacityRule.atMost(2).during(50, 200).check(calls.history()).violations())
+        .hasSize(1);
+    assertThat(
+            CapacityRule.atMost(2)
+                .during(50, 200)
+                .enteredFrom(50)
+                .check(calls.history())
+                .violations())
+        .isEmpty();
+    calls.bulkhead(58, 59);
+    assertThat(
+            CapacityRule.atMost(2)
+                .during(50, 200)
+                .enteredFrom(50)
+                .check(calls.history())
+                .violations())
+        .hasSize(1);
+  }
+
+  @Test
   void aKilledJvmsHoldLastsUntilTheDeclaredInstant() {
     HandMadeCalls calls = new HandMadeCalls();
     calls.unended("BULKHEAD", "-", 5, 10, 0);

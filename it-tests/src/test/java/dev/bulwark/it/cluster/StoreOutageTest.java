@@ -235,8 +235,10 @@ class StoreOutageTest {
 
   /**
    * What the history must show under {@code policy}: {@code fail-closed} never lets more than the
-   * limit in; the others keep the cluster-wide limit before the outage and from {@link #RECOVERY}
-   * after it, and {@code local} keeps it per JVM while the store is down.
+   * limit in; the others keep the cluster-wide limit before the outage and, among the calls entered
+   * from {@link #RECOVERY} after it, from then on (a call let in while the store was away, stalled
+   * on a loaded machine, may still be inside), and {@code local} keeps it per JVM while the store
+   * is down.
    */
   private static HistoryRule[] rules(
       String policy, long goingDown, long downFrom, long downTo, long afterFrom) {
@@ -245,13 +247,13 @@ class StoreOutageTest {
       case "fail-open" ->
           new HistoryRule[] {
             CapacityRule.atMost(VALUE).during(Long.MIN_VALUE, goingDown),
-            CapacityRule.atMost(VALUE).during(afterFrom, Long.MAX_VALUE)
+            CapacityRule.atMost(VALUE).during(afterFrom, Long.MAX_VALUE).enteredFrom(afterFrom)
           };
       default ->
           new HistoryRule[] {
             CapacityRule.atMost(VALUE).during(Long.MIN_VALUE, goingDown),
             CapacityRule.atMost(VALUE).perWorker().during(downFrom, downTo),
-            CapacityRule.atMost(VALUE).during(afterFrom, Long.MAX_VALUE)
+            CapacityRule.atMost(VALUE).during(afterFrom, Long.MAX_VALUE).enteredFrom(afterFrom)
           };
     };
   }
