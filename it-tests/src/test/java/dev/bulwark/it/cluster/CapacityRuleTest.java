@@ -59,24 +59,13 @@ class CapacityRuleTest {
     calls.bulkhead(10, 100); // let in earlier, still inside
     calls.bulkhead(50, 60);
     calls.bulkhead(55, 70);
+    CapacityRule fromFifty = CapacityRule.atMost(2).during(50, 200).enteredFrom(50);
 
     assertThat(CapacityRule.atMost(2).during(50, 200).check(calls.history()).violations())
         .hasSize(1);
-    assertThat(
-            CapacityRule.atMost(2)
-                .during(50, 200)
-                .enteredFrom(50)
-                .check(calls.history())
-                .violations())
-        .isEmpty();
+    assertThat(fromFifty.check(calls.history()).violations()).isEmpty();
     calls.bulkhead(58, 59);
-    assertThat(
-            CapacityRule.atMost(2)
-                .during(50, 200)
-                .enteredFrom(50)
-                .check(calls.history())
-                .violations())
-        .hasSize(1);
+    assertThat(fromFifty.check(calls.history()).violations()).hasSize(1);
   }
 
   @Test
