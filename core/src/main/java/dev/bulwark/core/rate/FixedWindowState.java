@@ -12,11 +12,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Persisted form: {@code [window, count]}. A clock that steps back into an earlier window is
  * clamped to the start of the stored one, so the window number never decreases; a stored window
- * more than a day ahead of the clock was numbered under a longer window (a limit whose window was
+ * more than a day ahead of the clock was numbered under a shorter window (a limit whose window was
  * lengthened while its state lived) and the limit starts afresh, as it does when its window was
  * shortened (the stored window then lies long past). The count carries over to other permits as it
- * stands: slots reserved in later windows then count for as many windows as the new permits make
- * them, for at most the windows they were reserved into.
+ * stands: the slots reserved under the former permits are read as the new permits would place them.
  *
  * @param window the number of the current window since the epoch ({@link Long#MIN_VALUE}: none yet)
  * @param count the slots taken in it and, beyond {@code permits}, in the windows after it
