@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bulwark.BulkheadFullException;
+import dev.bulwark.BulkheadHandle;
+import dev.bulwark.Bulwark;
 import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.event.Granted;
 import dev.bulwark.event.LimitType;
@@ -19,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** Bulwark's events reach the application's observers, synchronous and asynchronous. */
@@ -91,8 +94,13 @@ class CdiEventsTest {
 
           CountDownLatch secondIn = new CountDownLatch(1);
           Thread second = start(() -> slow.hold(secondIn, new CountDownLatch(0)));
+          // the second caller's wait begins before it is queued, so it is at least what passes
+          // from the moment it is seen queued until the first leaves, 300 ms from then
+          BulkheadHandle observed = container.select(Bulwark.class).get().bulkhead("observed");
+          Awaitility.await("the second caller queued")
+              .atMost(Duration.ofSeconds(10))
+              .until(() -> observed.inspect().queued() == 1);
           long queuedAt = System.nanoTime();
-          // the second caller waits in the queue until the first leaves, 300 ms from now at least
           sleepAtLeast(Duration.ofMillis(300));
           firstOut.countDown();
           await(secondIn);
