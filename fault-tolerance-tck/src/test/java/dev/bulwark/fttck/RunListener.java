@@ -4,6 +4,8 @@ import java.util.Optional;
 import java.util.logging.Logger;
 import org.testng.IInvokedMethod;
 import org.testng.IInvokedMethodListener;
+import org.testng.ISuite;
+import org.testng.ISuiteListener;
 import org.testng.ITestListener;
 import org.testng.ITestResult;
 import org.testng.SkipException;
@@ -12,9 +14,9 @@ import org.testng.SkipException;
  * Logs each TCK test as it starts and ends (the run's log then says which test a container message
  * belongs to), and skips the bridge-redis run as a whole when no Redis server can be had: every
  * method, Arquillian's own setup included, is skipped with the reason, which names the variable to
- * set.
+ * set. When the bridge-redis run ends, the keys it made are deleted ({@link RunKeys}).
  */
-public class RunListener implements ITestListener, IInvokedMethodListener {
+public class RunListener implements ITestListener, IInvokedMethodListener, ISuiteListener {
 
   private static final Logger LOG = Logger.getLogger(RunListener.class.getName());
 
@@ -26,6 +28,13 @@ public class RunListener implements ITestListener, IInvokedMethodListener {
     Optional<String> reason = TckRedis.unavailableReason();
     if (reason.isPresent()) {
       throw new SkipException(reason.get());
+    }
+  }
+
+  @Override
+  public void onFinish(ISuite suite) {
+    if (TckRun.current() == TckRun.BRIDGE_REDIS && TckRedis.unavailableReason().isEmpty()) {
+      RunKeys.deleteAll(TckRedis.url());
     }
   }
 

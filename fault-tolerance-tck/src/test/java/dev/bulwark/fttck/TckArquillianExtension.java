@@ -6,7 +6,8 @@ import org.jboss.arquillian.core.spi.LoadableExtension;
 
 /**
  * Prepares every TCK deployment for Weld embedded: makes it a bean archive, adds Bulwark to it in
- * the bridge runs, and shows Weld's deployment failures as the exception the TCK expects.
+ * the bridge runs, shows Weld's deployment failures as the exception the TCK expects, and starts
+ * each test class with empty metric registries.
  */
 public class TckArquillianExtension implements LoadableExtension {
 
@@ -14,5 +15,6 @@ public class TckArquillianExtension implements LoadableExtension {
   public void register(ExtensionBuilder builder) {
     builder.service(ApplicationArchiveProcessor.class, DeploymentPreparer.class);
     builder.service(DeploymentExceptionTransformer.class, DefinitionProblemUnwrapper.class);
+    builder.observer(MetricRegistriesReset.class);
   }
 }
