@@ -8,6 +8,7 @@ import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LimitDeclaration;
 import dev.bulwark.core.engine.EngineSettings;
 import dev.bulwark.core.registry.LimitCatalog;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.DefinitionException;
@@ -40,6 +41,29 @@ public class BulwarkExtension implements Extension {
    */
   public void declareMapped(Collection<LimitDeclaration> declarations) {
     mapped.addAll(declarations);
+  }
+
+  /** Keeps Bulwark's interceptors inside MicroProfile FT's, wherever FT's priority was set. */
+  void placeRateLimitInterceptor(@Observes ProcessAnnotatedType<RateLimitInterceptor> type) {
+    placeInsideFaultTolerance(type);
+  }
+
+  void placeBulkheadInterceptor(@Observes ProcessAnnotatedType<BulkheadInterceptor> type) {
+    placeInsideFaultTolerance(type);
+  }
+
+  void placeLockInterceptor(@Observes ProcessAnnotatedType<LockInterceptor> type) {
+    placeInsideFaultTolerance(type);
+  }
+
+  private static void placeInsideFaultTolerance(ProcessAnnotatedType<?> type) {
+    int priority =
+        Priorities.inside(MpConfigLookup.current()).get(type.getAnnotatedType().getJavaClass());
+    if (priority != type.getAnnotatedType().getAnnotation(Priority.class).value()) {
+      type.configureAnnotatedType()
+          .remove(annotation -> annotation instanceof Priority)
+          .add(Priorities.literal(priority));
+    }
   }
 
   void collect(

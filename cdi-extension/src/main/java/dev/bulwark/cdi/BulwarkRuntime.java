@@ -182,9 +182,13 @@ public class BulwarkRuntime {
       if (found != null) {
         return found;
       }
+      Class<?> beanClass = c;
+      if (mappings.stream().anyMatch(mapping -> mapping.bound(beanClass, method, kind))) {
+        return null; // bound for a mapping that left it unmapped: never a superclass's limit
+      }
     }
     BindingReader.Binding<? extends Annotation> found = BindingReader.find(context, binding);
-    if (found == null || mappings.stream().anyMatch(mapping -> mapping.bound(method, kind))) {
+    if (found == null) {
       return null;
     }
     try {

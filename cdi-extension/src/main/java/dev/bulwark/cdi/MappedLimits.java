@@ -25,6 +25,18 @@ public interface MappedLimits {
    */
   Collection<LimitDeclaration> declarations(ConfigLookup config);
 
-  /** Whether it added the binding of {@code kind} to {@code method} at build time. */
-  boolean bound(Method method, LimitKind kind);
+  /**
+   * Whether it added the binding of {@code kind} to {@code method} of {@code beanClass} at build
+   * time: a mapping decides per bean class, as an inherited method can be mapped in one subclass
+   * and not in another.
+   */
+  boolean bound(Class<?> beanClass, Method method, LimitKind kind);
+
+  /**
+   * The methods of {@code beanClass} a container intercepts (not private, static, synthetic or
+   * Object's), inherited ones included, the nearest declaration of each signature.
+   */
+  static Collection<Method> businessMethods(Class<?> beanClass) {
+    return GuardedMethods.businessMethods(beanClass);
+  }
 }

@@ -17,11 +17,13 @@ import org.eclipse.microprofile.faulttolerance.Bulkhead;
 
 /**
  * Decides whether one MicroProfile FT {@code @Bulkhead} is cluster-wide and, if so, declares the
- * Bulwark bulkhead that caps it: named {@code <class>#<method>}, its value the bulkhead's effective
- * value after MicroProfile FT's config, failing fast like a synchronous {@code @Bulkhead}. A method
- * returning {@code CompletionStage} or {@code Uni} holds its cluster permit until that completes,
- * as Bulwark's interceptor does for every such method; FT's own queue of an {@code @Asynchronous}
- * bulkhead stays per JVM.
+ * Bulwark bulkhead that caps it: one per bean class and method (see {@link MappedNames}), its value
+ * the value FT enforces in each JVM, read from FT's own keys only ({@link FtStyleKeys}), failing
+ * fast like a synchronous {@code @Bulkhead}. Bulwark's own keys (named, {@code
+ * DistributedBulkhead/*}) do not apply: the declaration is settled. A method returning {@code
+ * CompletionStage} or {@code Uni} holds its cluster permit until that completes, as Bulwark's
+ * interceptor does for every such method; FT's own queue of an {@code @Asynchronous} bulkhead stays
+ * per JVM.
  */
 final class BulkheadMapping {
 
@@ -34,13 +36,16 @@ final class BulkheadMapping {
    * The declaration, or empty when the bulkhead stays per JVM: not chosen by a {@code distributed}
    * key, or disabled for MicroProfile FT itself.
    *
+   * @param method the method as declared; {@code beanClass} may inherit it
+   * @param onMethod whether {@code @Bulkhead} sits on the method rather than on the class
    * @throws InvalidDefinitionException naming the method and the key, or a method returning a stage
    *     Bulwark cannot hold until it completes
    */
   static Optional<Mapped> declaration(
-      ConfigLookup config, Class<?> beanClass, Method method, Origin origin, Bulkhead bulkhead) {
-    FtStyleKeys keys = new FtStyleKeys(config, ANNOTATION, origin);
-    Optional<FtStyleKeys.Found> chosen = keys.find("distributed", DISTRIBUTED);
+      ConfigLookup config, Class<?> beanClass, Method method, boolean onMethod, Bulkhead bulkhead) {
+    Origin origin = Origin.of(beanClass, method);
+    FtStyleKeys keys = new FtStyleKeys(config, ANNOTATION, method, onMethod, origin.describe());
+    Optional<FtStyleKeys.Found> chosen = keys.distributed(DISTRIBUTED);
     if (!chosen.map(keys::bool).orElse(false) || !keys.enabled()) {
       return Optional.empty();
     }
@@ -53,15 +58,12 @@ final class BulkheadMapping {
               + ", whose work goes on after the method returns, and Bulwark holds a permit until"
               + " completion only for CompletionStage, CompletableFuture and Uni. Declare one of"
               + " those, or keep this bulkhead per JVM with "
-              + origin.className()
-              + "/"
-              + origin.methodName()
-              + "/Bulkhead/distributed=false");
+              + keys.perJvmKey());
     }
-    Optional<FtStyleKeys.Found> configured = keys.find("value");
+    Optional<FtStyleKeys.Found> configured = keys.member("value");
     int value = configured.map(found -> positiveInt(keys, found)).orElse(bulkhead.value());
     Map<String, Object> members = new LinkedHashMap<>();
-    members.put("name", "");
+    members.put("name", MappedNames.of(beanClass, method));
     members.put("value", value);
     members.put("waitingTime", 0L);
     List<String> used = new ArrayList<>();
@@ -69,7 +71,7 @@ final class BulkheadMapping {
     configured.ifPresent(found -> used.add(found.key()));
     return Optional.of(
         new Mapped(
-            new LimitDeclaration(
+            LimitDeclaration.settled(
                 LimitKind.BULKHEAD, origin, beanClass, method, members, "@" + ANNOTATION),
             used));
   }

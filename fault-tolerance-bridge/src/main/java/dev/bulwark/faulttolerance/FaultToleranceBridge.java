@@ -5,7 +5,6 @@ import dev.bulwark.DistributedRateLimit;
 import dev.bulwark.cdi.BulwarkExtension;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.InvalidDefinitionException;
-import dev.bulwark.core.config.Origin;
 import jakarta.decorator.Decorator;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
@@ -82,7 +81,11 @@ public class FaultToleranceBridge implements Extension {
         Bulkhead bulkhead = annotation(type, method, Bulkhead.class);
         if (bulkhead != null && !bound(type, method, DistributedBulkhead.class)) {
           BulkheadMapping.declaration(
-                  config, beanClass, javaMethod, origin(type, method, Bulkhead.class), bulkhead)
+                  config,
+                  beanClass,
+                  javaMethod,
+                  method.isAnnotationPresent(Bulkhead.class),
+                  bulkhead)
               .ifPresent(
                   mapped -> {
                     mappedHere.add(mapped);
@@ -131,7 +134,7 @@ public class FaultToleranceBridge implements Extension {
         config,
         type.getJavaClass(),
         method.getJavaMember(),
-        origin(type, method, rateLimitType),
+        method.isAnnotationPresent(rateLimitType),
         rateLimit);
   }
 
@@ -145,26 +148,6 @@ public class FaultToleranceBridge implements Extension {
   private static boolean bound(
       AnnotatedType<?> type, AnnotatedMethod<?> method, Class<? extends Annotation> binding) {
     return method.isAnnotationPresent(binding) || type.isAnnotationPresent(binding);
-  }
-
-  /**
-   * As for Bulwark's own bindings: a method-level annotation belongs to the method's class, a
-   * class-level one to the class that declares it, and both name the FT-style keys.
-   */
-  private static Origin origin(
-      AnnotatedType<?> type, AnnotatedMethod<?> method, Class<? extends Annotation> annotation) {
-    Method javaMethod = method.getJavaMember();
-    if (!method.isAnnotationPresent(annotation)) {
-      for (Class<?> c = type.getJavaClass();
-          c != null && c != Object.class;
-          c = c.getSuperclass()) {
-        if (c.getDeclaredAnnotation(annotation) != null) {
-          return Origin.of(c, javaMethod);
-        }
-      }
-      return Origin.of(type.getJavaClass(), javaMethod);
-    }
-    return Origin.of(javaMethod.getDeclaringClass(), javaMethod);
   }
 
   static Class<? extends Annotation> smallRyeRateLimit() {

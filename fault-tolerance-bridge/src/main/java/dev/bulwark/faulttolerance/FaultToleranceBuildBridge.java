@@ -4,9 +4,12 @@ import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.DistributedRateLimit;
 import dev.bulwark.cdi.MappedLimits;
 import jakarta.decorator.Decorator;
+import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
 import jakarta.enterprise.inject.build.compatible.spi.ClassConfig;
 import jakarta.enterprise.inject.build.compatible.spi.Enhancement;
+import jakarta.enterprise.inject.build.compatible.spi.MethodConfig;
+import jakarta.enterprise.inject.build.compatible.spi.Registration;
 import jakarta.enterprise.inject.build.compatible.spi.SkipIfPortableExtensionPresent;
 import jakarta.enterprise.inject.build.compatible.spi.Synthesis;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
@@ -15,29 +18,35 @@ import jakarta.enterprise.lang.model.declarations.ClassInfo;
 import jakarta.enterprise.lang.model.declarations.MethodInfo;
 import jakarta.inject.Singleton;
 import jakarta.interceptor.Interceptor;
-import jakarta.interceptor.InterceptorBinding;
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Modifier;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 
 /**
  * The bridge on Quarkus (skipped where the portable {@link FaultToleranceBridge} runs). Config
- * cannot be read at build time, so it adds Bulwark's binding to every {@code @Bulkhead} and
- * {@code @RateLimit} method that has no Bulwark binding of that kind, and hands the classes to
- * {@link StartupMapping}, which decides from config when the application starts which of them are
- * cluster-wide; Bulwark runs the others unguarded (see {@link MappedLimits}).
+ * cannot be read at build time, so it adds Bulwark's binding wherever MicroProfile FT guards a
+ * method with {@code @Bulkhead} (or SmallRye's {@code @RateLimit}) and no Bulwark binding of that
+ * kind is there, and hands the bean classes to {@link StartupMapping}, which decides from config
+ * when the application starts which of them are cluster-wide; Bulwark runs the others unguarded
+ * (see {@link MappedLimits}).
+ *
+ * <p>A binding goes where it reaches exactly the methods FT guards: on the method for an annotation
+ * on a method the class declares (its subclasses inherit both), and on the class for a class-level
+ * annotation, which FT applies to every method of the class, inherited ones included. Never on an
+ * inherited method: ArC would add it to the superclass's method, and so to every other subclass,
+ * annotated or not.
  */
 @SkipIfPortableExtensionPresent(FaultToleranceBridge.class)
 public class FaultToleranceBuildBridge implements BuildCompatibleExtension {
 
-  private final Set<String> candidates = new LinkedHashSet<>();
+  private final Set<String> guarding = new LinkedHashSet<>();
+  private final Set<String> beans = new HashSet<>();
 
-  /** As the portable bridge: every mapped annotation is an interceptor binding. */
-  @Enhancement(
-      types = Object.class,
-      withSubtypes = true,
-      withAnnotations = InterceptorBinding.class)
+  /** Every class: one that inherits a class-level annotation carries none of its own. */
+  @Enhancement(types = Object.class, withSubtypes = true)
   public void bind(ClassConfig type) {
     ClassInfo info = type.info();
     if (info.isInterface()
@@ -46,52 +55,90 @@ public class FaultToleranceBuildBridge implements BuildCompatibleExtension {
         || info.hasAnnotation(Decorator.class)) {
       return;
     }
-    type.methods().stream()
-        .filter(method -> intercepted(method.info()))
-        .forEach(
-            method -> {
-              if (carries(
-                  info, method.info(), Bulkhead.class.getName(), DistributedBulkhead.class)) {
-                method.addAnnotation(BindingLiterals.BULKHEAD);
-                candidates.add(info.name());
-              }
-              if (carries(
-                  info,
-                  method.info(),
-                  FaultToleranceBridge.SMALLRYE_RATE_LIMIT,
-                  DistributedRateLimit.class)) {
-                method.addAnnotation(BindingLiterals.RATE_LIMIT);
-                candidates.add(info.name());
-              }
-            });
+    if (bind(type, Bulkhead.class.getName(), DistributedBulkhead.class, BindingLiterals.BULKHEAD)
+        | bind(
+            type,
+            FaultToleranceBridge.SMALLRYE_RATE_LIMIT,
+            DistributedRateLimit.class,
+            BindingLiterals.RATE_LIMIT)) {
+      guarding.add(info.name());
+    }
+  }
+
+  /** Only bean classes are guarded: FT, too, intercepts nothing else. */
+  @Registration(types = Object.class)
+  public void collect(BeanInfo bean) {
+    if (bean.isClassBean()) {
+      beans.add(bean.declaringClass().name());
+    }
   }
 
   @Synthesis
   public void register(SyntheticComponents components) {
-    if (!candidates.isEmpty()) {
+    String[] classes = guarding.stream().filter(beans::contains).toArray(String[]::new);
+    if (classes.length > 0) {
       components
           .addBean(MappedLimits.class)
           .type(MappedLimits.class)
           .scope(Singleton.class)
-          .withParam(StartupMappingCreator.CLASSES, candidates.toArray(String[]::new))
+          .withParam(StartupMappingCreator.CLASSES, classes)
           .createWith(StartupMappingCreator.class);
     }
   }
 
+  /**
+   * Adds {@code binding} where FT's {@code annotation} guards a method of {@code type}; whether it
+   * guards any.
+   */
+  private static boolean bind(
+      ClassConfig type,
+      String annotation,
+      Class<? extends Annotation> bulwarkBinding,
+      Annotation binding) {
+    ClassInfo info = type.info();
+    if (inherits(info, bulwarkBinding.getName())) {
+      return false; // Bulwark's own binding on the class wins over every FT annotation there
+    }
+    boolean onClass = inherits(info, annotation);
+    if (onClass) {
+      type.addAnnotation(binding);
+    }
+    boolean guards = false;
+    for (MethodConfig method : type.methods()) {
+      MethodInfo declared = method.info();
+      if (!intercepted(declared) || named(declared, bulwarkBinding.getName())) {
+        continue;
+      }
+      if (named(declared, annotation)) {
+        if (declared.declaringClass().name().equals(info.name())) {
+          method.addAnnotation(binding);
+        }
+        guards = true;
+      } else {
+        guards |= onClass;
+      }
+    }
+    return guards;
+  }
+
   private static boolean intercepted(MethodInfo method) {
     int modifiers = method.modifiers();
-    return !Modifier.isPrivate(modifiers) && !Modifier.isStatic(modifiers);
+    return !Modifier.isPrivate(modifiers)
+        && !Modifier.isStatic(modifiers)
+        && !method.isConstructor()
+        && !method.declaringClass().name().equals(Object.class.getName());
   }
 
   /**
-   * The FT annotation on the method or its class, and no Bulwark binding of that kind: the same
-   * decision as {@link StartupMapping}'s, which reads the classes by reflection.
+   * The annotation on the class or a superclass (both FT's and Bulwark's are {@code @Inherited}).
    */
-  private static boolean carries(
-      ClassInfo type, MethodInfo method, String annotation, Class<?> bulwarkBinding) {
-    return (named(method, annotation) || named(type, annotation))
-        && !named(method, bulwarkBinding.getName())
-        && !named(type, bulwarkBinding.getName());
+  private static boolean inherits(ClassInfo type, String annotation) {
+    for (ClassInfo c = type; c != null; c = c.superClassDeclaration()) {
+      if (named(c, annotation)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean named(AnnotationTarget target, String annotation) {

@@ -2,14 +2,32 @@ package dev.bulwark.faulttolerance;
 
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.InvalidDefinitionException;
-import dev.bulwark.core.config.Origin;
+import java.lang.reflect.Method;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
- * The MicroProfile FT config of one annotation where it is declared, read as MicroProfile FT reads
- * it: {@code <class>/<method>/<Annotation>/<member>}, else {@code <class>/<Annotation>/<member>},
- * else the global key. Values are the raw strings; each reader parses and names the key it used.
+ * The config of one MicroProfile FT annotation on one method, read with the keys and in the order
+ * the FT implementation reads it, so a mapped limit enforces across the cluster the value FT
+ * enforces in each JVM:
+ *
+ * <ul>
+ *   <li>a member: {@code <key>/<Annotation>/<member>}, where {@code <key>} is {@code
+ *       <class>/<method>} for an annotation on the method and {@code <class>} for one on the class
+ *       ({@code <class>} being the class that declares the method), else {@code
+ *       <Annotation>/<member>}; SmallRye FT's own spelling ({@code
+ *       smallrye.faulttolerance."<key>".bulkhead.value}, {@code
+ *       smallrye.faulttolerance.global.bulkhead.value}) comes first at each level, and on Quarkus
+ *       the {@code quarkus.fault-tolerance.*} keys reach it through Quarkus' relocation;
+ *   <li>{@code enabled}: the method key, the class key and the global key of the annotation,
+ *       whatever the annotation's level, else {@code smallrye.faulttolerance.enabled}, else {@code
+ *       MP_Fault_Tolerance_NonFallback_Enabled}, else true.
+ * </ul>
+ *
+ * <p>Bulwark's own {@code distributed} switch is read beside them: the method key, the class key,
+ * then Bulwark's global key.
  */
 final class FtStyleKeys {
 
@@ -19,40 +37,93 @@ final class FtStyleKeys {
   /** MicroProfile FT's switch for every policy but {@code @Fallback}. */
   static final String NON_FALLBACK_ENABLED = "MP_Fault_Tolerance_NonFallback_Enabled";
 
+  /** SmallRye FT's switch for all of it (Quarkus: {@code quarkus.fault-tolerance.enabled}). */
+  static final String SMALLRYE_ENABLED = "smallrye.faulttolerance.enabled";
+
+  private static final String SMALLRYE = "smallrye.faulttolerance.";
+
   private final ConfigLookup config;
   private final String annotation;
-  private final Origin origin;
+  private final String methodKey;
+  private final String classKey;
+  private final String memberKey;
+  private final String described;
 
-  FtStyleKeys(ConfigLookup config, String annotation, Origin origin) {
+  /**
+   * @param annotation the annotation's simple name, {@code Bulkhead} or {@code RateLimit}
+   * @param method the guarded method, as declared (the class that declares it names the keys)
+   * @param onMethod whether the annotation sits on the method rather than on the class
+   * @param described the method as error messages name it
+   */
+  FtStyleKeys(
+      ConfigLookup config, String annotation, Method method, boolean onMethod, String described) {
     this.config = config;
     this.annotation = annotation;
-    this.origin = origin;
+    this.classKey = method.getDeclaringClass().getName();
+    this.methodKey = classKey + "/" + method.getName();
+    this.memberKey = onMethod ? methodKey : classKey;
+    this.described = described;
   }
 
-  /** The member's override: method key, else class key, else {@code <Annotation>/<member>}. */
-  Optional<Found> find(String member) {
-    return declared(member).or(() -> lookup(annotation + "/" + member));
+  /** The member's value, at the annotation's level, else global; empty for the annotation's. */
+  Optional<Found> member(String member) {
+    return first(
+        smallRye(quoted(memberKey), member),
+        memberKey + "/" + annotation + "/" + member,
+        smallRye("global", member),
+        annotation + "/" + member);
   }
 
-  /** The member's override at the method or the class only, else {@code globalKey}. */
-  Optional<Found> find(String member, String globalKey) {
-    return declared(member).or(() -> lookup(globalKey));
+  /** Whether the FT implementation applies the annotation to this method at all. */
+  boolean enabled() {
+    Optional<Found> own =
+        first(
+            smallRye(quoted(methodKey), "enabled"),
+            methodKey + "/" + annotation + "/enabled",
+            smallRye(quoted(classKey), "enabled"),
+            classKey + "/" + annotation + "/enabled",
+            smallRye("global", "enabled"),
+            annotation + "/enabled");
+    if (own.isPresent()) {
+      // SmallRye reads these with Boolean.parseBoolean: anything but "true" disables
+      return Boolean.parseBoolean(own.get().raw());
+    }
+    return first(SMALLRYE_ENABLED, NON_FALLBACK_ENABLED)
+        .map(found -> configBoolean(found.raw()))
+        .orElse(true);
+  }
+
+  /** Bulwark's {@code distributed} switch: method key, class key, then {@code globalKey}. */
+  Optional<Found> distributed(String globalKey) {
+    return first(
+        methodKey + "/" + annotation + "/distributed",
+        classKey + "/" + annotation + "/distributed",
+        globalKey);
+  }
+
+  /** The key a user sets to keep this annotation per JVM, for messages. */
+  String perJvmKey() {
+    return methodKey + "/" + annotation + "/distributed=false";
   }
 
   /**
-   * Whether MicroProfile FT applies the annotation at all: its {@code enabled} keys, else {@code
-   * MP_Fault_Tolerance_NonFallback_Enabled}, else true.
+   * One of Bulwark's switches: a boolean in any form MicroProfile Config accepts, and nothing else,
+   * so a typo fails the deployment instead of reading as false.
    */
-  boolean enabled() {
-    return find("enabled").or(() -> lookup(NON_FALLBACK_ENABLED)).map(this::bool).orElse(true);
-  }
-
   boolean bool(Found found) {
     String raw = found.raw().toLowerCase(Locale.ROOT);
-    if (!raw.equals("true") && !raw.equals("false")) {
-      throw invalid(found, "is not true or false");
+    if (configBoolean(raw)) {
+      return true;
     }
-    return Boolean.parseBoolean(raw);
+    if (List.of("false", "0", "no", "n", "off").contains(raw)) {
+      return false;
+    }
+    throw invalid(found, "is not true or false");
+  }
+
+  /** A boolean as MicroProfile Config converts one: true, 1, yes, y or on, in any case. */
+  static boolean configBoolean(String raw) {
+    return List.of("true", "1", "yes", "y", "on").contains(raw.trim().toLowerCase(Locale.ROOT));
   }
 
   InvalidDefinitionException invalid(Found found, String problem) {
@@ -60,7 +131,7 @@ final class FtStyleKeys {
         "Invalid @"
             + annotation
             + " on "
-            + origin.describe()
+            + described
             + ": config key '"
             + found.key()
             + "' = '"
@@ -69,9 +140,36 @@ final class FtStyleKeys {
             + problem);
   }
 
-  private Optional<Found> declared(String member) {
-    return lookup(origin.className() + "/" + origin.methodName() + "/" + annotation + "/" + member)
-        .or(() -> lookup(origin.className() + "/" + annotation + "/" + member));
+  /**
+   * {@code smallrye.faulttolerance.<scope>.<annotation>.<member>}, kebab-cased as SmallRye does.
+   */
+  private String smallRye(String scope, String member) {
+    return SMALLRYE + scope + "." + kebab(annotation) + "." + kebab(member);
+  }
+
+  private static String quoted(String key) {
+    return "\"" + key + "\"";
+  }
+
+  /** {@code RateLimit} → {@code rate-limit}, {@code windowUnit} → {@code window-unit}. */
+  static String kebab(String name) {
+    StringBuilder kebab = new StringBuilder();
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (Character.isUpperCase(c)) {
+        if (i > 0) {
+          kebab.append('-');
+        }
+        kebab.append(Character.toLowerCase(c));
+      } else {
+        kebab.append(c);
+      }
+    }
+    return kebab.toString();
+  }
+
+  private Optional<Found> first(String... keys) {
+    return Stream.of(keys).map(this::lookup).flatMap(Optional::stream).findFirst();
   }
 
   private Optional<Found> lookup(String key) {

@@ -41,16 +41,17 @@ final class RateLimitMapping {
       ConfigLookup config,
       Class<?> beanClass,
       Method method,
-      Origin origin,
+      boolean onMethod,
       Annotation annotation) {
     RateLimit rateLimit = (RateLimit) annotation;
-    FtStyleKeys keys = new FtStyleKeys(config, ANNOTATION, origin);
-    Optional<FtStyleKeys.Found> chosen = keys.find("distributed", DISTRIBUTED);
+    Origin origin = Origin.of(beanClass, method);
+    FtStyleKeys keys = new FtStyleKeys(config, ANNOTATION, method, onMethod, origin.describe());
+    Optional<FtStyleKeys.Found> chosen = keys.distributed(DISTRIBUTED);
     if (!chosen.map(keys::bool).orElse(false) || !keys.enabled()) {
       return Optional.empty();
     }
     long minSpacing =
-        keys.find("minSpacing").map(found -> whole(keys, found)).orElse(rateLimit.minSpacing());
+        keys.member("minSpacing").map(found -> whole(keys, found)).orElse(rateLimit.minSpacing());
     if (minSpacing > 0) {
       throw new InvalidDefinitionException(
           "Cannot make @RateLimit on "
@@ -58,41 +59,38 @@ final class RateLimitMapping {
               + " cluster-wide: minSpacing = "
               + minSpacing
               + " (from "
-              + keys.find("minSpacing").map(FtStyleKeys.Found::key).orElse("the annotation")
+              + keys.member("minSpacing").map(FtStyleKeys.Found::key).orElse("the annotation")
               + ") has no cluster-wide equivalent in Bulwark. Set it to 0, or keep this rate"
               + " limit per JVM with "
-              + origin.className()
-              + "/"
-              + origin.methodName()
-              + "/RateLimit/distributed=false");
+              + keys.perJvmKey());
     }
     Map<String, Object> members = new LinkedHashMap<>();
     List<String> used = new ArrayList<>(List.of(chosen.get().key()));
-    members.put("name", "");
+    members.put("name", MappedNames.of(beanClass, method));
     members.put(
         "value",
-        keys.find("value")
+        keys.member("value")
             .map(found -> noted(used, found, BulkheadMapping.positiveInt(keys, found)))
             .orElse(rateLimit.value()));
     members.put(
         "window",
-        keys.find("window")
+        keys.member("window")
             .map(found -> noted(used, found, whole(keys, found)))
             .orElse(rateLimit.window()));
     members.put(
         "windowUnit",
-        keys.find("windowUnit")
+        keys.member("windowUnit")
             .map(found -> noted(used, found, unit(keys, found)))
             .orElse(rateLimit.windowUnit()));
     members.put(
         "type",
-        keys.find("type")
+        keys.member("type")
             .map(found -> noted(used, found, type(keys, found)))
             .orElse(RateLimitType.valueOf(rateLimit.type().name())));
     members.put("waitingTime", 0L);
     return Optional.of(
         new Mapped(
-            new LimitDeclaration(
+            LimitDeclaration.settled(
                 LimitKind.RATE_LIMIT, origin, beanClass, method, members, "@" + ANNOTATION),
             used));
   }

@@ -7,10 +7,8 @@ import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LimitDeclaration;
 import dev.bulwark.core.config.LimitKind;
-import dev.bulwark.core.config.Origin;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -21,38 +19,41 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 
 /**
- * The bridge on Quarkus, when the application starts: of the methods {@link
+ * The bridge on Quarkus, when the application starts: of the bean methods {@link
  * FaultToleranceBuildBridge} bound at build time, maps those config makes cluster-wide, with the
  * same decisions as the portable bridge ({@link BulkheadMapping}, {@link RateLimitMapping}). The
- * classes are read by reflection and, as at build time, only their own annotations count: a method
- * is named after the class that declares it.
+ * bean classes are read by reflection as MicroProfile FT reads them: every business method,
+ * inherited ones too, guarded by the annotation on the method, else by the one on the class or its
+ * nearest superclass; one limit per bean class and method.
  */
 final class StartupMapping implements MappedLimits {
 
   private static final Logger LOG = Logger.getLogger("dev.bulwark");
 
-  /** A method the build bound, with the FT annotation that made it a candidate. */
-  private record Candidate(Class<?> type, Method method, Annotation annotation) {}
+  /** A method of a bean class FT guards, and whether the annotation sits on the method. */
+  private record Candidate(Class<?> beanClass, Method method, Annotation annotation) {
 
-  private final Map<Method, Candidate> bulkheads = new LinkedHashMap<>();
-  private final Map<Method, Candidate> rateLimits = new LinkedHashMap<>();
+    boolean onMethod() {
+      return method.isAnnotationPresent(annotation.annotationType());
+    }
+  }
 
-  StartupMapping(Collection<Class<?>> classes) {
+  /** A bean class and one of its methods. */
+  private record Guarded(Class<?> beanClass, Method method) {}
+
+  private final Map<Guarded, Candidate> bulkheads = new LinkedHashMap<>();
+  private final Map<Guarded, Candidate> rateLimits = new LinkedHashMap<>();
+
+  StartupMapping(Collection<Class<?>> beanClasses) {
     Class<? extends Annotation> rateLimit = FaultToleranceBridge.smallRyeRateLimit();
-    for (Class<?> type : classes) {
-      for (Method method : type.getDeclaredMethods()) {
-        int modifiers = method.getModifiers();
-        if (Modifier.isPrivate(modifiers)
-            || Modifier.isStatic(modifiers)
-            || method.isSynthetic()
-            || method.isBridge()) {
-          continue;
-        }
-        candidate(type, method, Bulkhead.class, DistributedBulkhead.class)
-            .ifPresent(found -> bulkheads.put(method, found));
+    for (Class<?> beanClass : beanClasses) {
+      for (Method method : MappedLimits.businessMethods(beanClass)) {
+        Guarded guarded = new Guarded(beanClass, method);
+        candidate(beanClass, method, Bulkhead.class, DistributedBulkhead.class)
+            .ifPresent(found -> bulkheads.put(guarded, found));
         if (rateLimit != null) {
-          candidate(type, method, rateLimit, DistributedRateLimit.class)
-              .ifPresent(found -> rateLimits.put(method, found));
+          candidate(beanClass, method, rateLimit, DistributedRateLimit.class)
+              .ifPresent(found -> rateLimits.put(guarded, found));
         }
       }
     }
@@ -66,9 +67,9 @@ final class StartupMapping implements MappedLimits {
       try {
         BulkheadMapping.declaration(
                 config,
-                candidate.type(),
+                candidate.beanClass(),
                 candidate.method(),
-                Origin.of(candidate.type(), candidate.method()),
+                candidate.onMethod(),
                 (Bulkhead) candidate.annotation())
             .ifPresent(mapped::add);
       } catch (InvalidDefinitionException e) {
@@ -79,9 +80,9 @@ final class StartupMapping implements MappedLimits {
       try {
         RateLimitMapping.declaration(
                 config,
-                candidate.type(),
+                candidate.beanClass(),
                 candidate.method(),
-                Origin.of(candidate.type(), candidate.method()),
+                candidate.onMethod(),
                 candidate.annotation())
             .ifPresent(mapped::add);
       } catch (InvalidDefinitionException e) {
@@ -96,28 +97,30 @@ final class StartupMapping implements MappedLimits {
   }
 
   @Override
-  public boolean bound(Method method, LimitKind kind) {
+  public boolean bound(Class<?> beanClass, Method method, LimitKind kind) {
+    Guarded guarded = new Guarded(beanClass, method);
     return switch (kind) {
-      case BULKHEAD -> bulkheads.containsKey(method);
-      case RATE_LIMIT -> rateLimits.containsKey(method);
+      case BULKHEAD -> bulkheads.containsKey(guarded);
+      case RATE_LIMIT -> rateLimits.containsKey(guarded);
       default -> false;
     };
   }
 
+  /** FT's annotation for the method of the bean class, unless Bulwark's own binding is there. */
   private static Optional<Candidate> candidate(
-      Class<?> type,
+      Class<?> beanClass,
       Method method,
       Class<? extends Annotation> annotation,
       Class<? extends Annotation> bulwarkBinding) {
-    Annotation found = method.getDeclaredAnnotation(annotation);
+    Annotation found = method.getAnnotation(annotation);
     if (found == null) {
-      found = type.getDeclaredAnnotation(annotation);
+      found = beanClass.getAnnotation(annotation); // @Inherited: the nearest class that has one
     }
     if (found == null
         || method.isAnnotationPresent(bulwarkBinding)
-        || type.isAnnotationPresent(bulwarkBinding)) {
+        || beanClass.isAnnotationPresent(bulwarkBinding)) {
       return Optional.empty();
     }
-    return Optional.of(new Candidate(type, method, found));
+    return Optional.of(new Candidate(beanClass, method, found));
   }
 }

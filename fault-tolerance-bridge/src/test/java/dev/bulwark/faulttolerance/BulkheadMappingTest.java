@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LimitDeclaration;
-import dev.bulwark.core.config.Origin;
 import java.lang.reflect.Method;
 import java.util.HashMap;
 import java.util.Map;
@@ -34,11 +33,7 @@ class BulkheadMappingTest {
     }
     Method charge = Billing.class.getMethod("charge");
     return BulkheadMapping.declaration(
-        ConfigLookup.of(config),
-        Billing.class,
-        charge,
-        Origin.of(Billing.class, charge),
-        charge.getAnnotation(Bulkhead.class));
+        ConfigLookup.of(config), Billing.class, charge, true, charge.getAnnotation(Bulkhead.class));
   }
 
   @Test
@@ -64,10 +59,11 @@ class BulkheadMappingTest {
   }
 
   @Test
-  void theDeclarationIsTheEffectiveValueFailingFastUnderTheDefaultName() throws Exception {
+  void theDeclarationIsTheEffectiveValueFailingFastNamedAfterBeanClassAndMethod() throws Exception {
     LimitDeclaration plain = map(ON, "true").orElseThrow().declaration();
+    assertThat(plain.configurable()).isFalse();
     assertThat(plain.members())
-        .containsEntry("name", "")
+        .containsEntry("name", CLASS + "#charge()")
         .containsEntry("value", 4)
         .containsEntry("waitingTime", 0L);
     assertThat(plain.source()).isEqualTo("@Bulkhead");
@@ -86,6 +82,13 @@ class BulkheadMappingTest {
             .orElseThrow();
     assertThat(byMethodKey.declaration().member("value")).isEqualTo(5);
     assertThat(byMethodKey.keys()).containsExactly(ON, CLASS + "/charge/Bulkhead/value");
+    // a method-level annotation: FT reads no class key for it
+    assertThat(
+            map(ON, "true", "Bulkhead/value", "7", CLASS + "/Bulkhead/value", "1")
+                .orElseThrow()
+                .declaration()
+                .member("value"))
+        .isEqualTo(7);
   }
 
   /** As MicroProfile FT: the annotation's enabled keys, else the NonFallback switch. */
@@ -105,7 +108,7 @@ class BulkheadMappingTest {
   }
 
   @Test
-  void badValuesNameTheMethodAndTheKey() {
+  void badValuesNameTheMethodAndTheKey() throws Exception {
     assertThatThrownBy(() -> map(ON, "true", CLASS + "/charge/Bulkhead/value", "0"))
         .isInstanceOf(InvalidDefinitionException.class)
         .hasMessage(
@@ -120,7 +123,6 @@ class BulkheadMappingTest {
         .hasMessageContaining("is not a whole number");
     assertThatThrownBy(() -> map(ON, "maybe"))
         .hasMessageContaining("config key '" + ON + "' = 'maybe' is not true or false");
-    assertThatThrownBy(() -> map(ON, "true", "MP_Fault_Tolerance_NonFallback_Enabled", "off"))
-        .hasMessageContaining("'MP_Fault_Tolerance_NonFallback_Enabled' = 'off'");
+    assertThat(map(ON, "true", "MP_Fault_Tolerance_NonFallback_Enabled", "off")).isEmpty();
   }
 }

@@ -1,12 +1,17 @@
 package dev.bulwark.faulttolerance;
 
+import static dev.bulwark.faulttolerance.FaultToleranceOracle.method;
+import static dev.bulwark.faulttolerance.FaultToleranceOracle.name;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.core.config.LimitDefinition;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.Map;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalInt;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterAll;
@@ -14,9 +19,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which {@code @Bulkhead} methods become cluster-wide, and with which value: the {@code
- * distributed} and {@code value} keys are read as MicroProfile FT reads its config, method key over
- * class key over global key; Bulwark's named keys then apply to the mapped limit as to its own.
+ * Which {@code @Bulkhead} methods become cluster-wide, and with which value: exactly those
+ * MicroProfile FT guards, with the value FT enforces in each JVM, whatever config sets it (each
+ * case is checked against the container's own SmallRye FT); one limit per bean class and method.
  */
 class ConfigPrecedenceTest {
 
@@ -34,7 +39,16 @@ class ConfigPrecedenceTest {
     }
   }
 
-  /** A class-level {@code @Bulkhead}: one limit per method, values by method, class, global key. */
+  /** A method-level annotation: FT reads no class key for it. */
+  @ApplicationScoped
+  public static class MethodLevel {
+    @Bulkhead(4)
+    public String a() {
+      return "a";
+    }
+  }
+
+  /** A class-level annotation: FT reads no method key for it. */
   @ApplicationScoped
   @Bulkhead(4)
   public static class ClassLevel {
@@ -47,6 +61,7 @@ class ConfigPrecedenceTest {
     }
   }
 
+  /** The global key sets it; Bulwark's own keys for its limit must not. */
   @ApplicationScoped
   public static class Plain {
     @Bulkhead(4)
@@ -55,9 +70,9 @@ class ConfigPrecedenceTest {
     }
   }
 
-  /** Bulwark's named key sets the cluster cap apart from the per-JVM value. */
+  /** SmallRye's own spelling of the method key. */
   @ApplicationScoped
-  public static class Named {
+  public static class SmallRyeKeyed {
     @Bulkhead(4)
     public String a() {
       return "a";
@@ -83,7 +98,7 @@ class ConfigPrecedenceTest {
     }
   }
 
-  /** Not a bean: its method is inherited by {@link Derived}. */
+  /** Not a bean: its method is inherited by two. */
   public static class Base {
     @Bulkhead(3)
     public String inherited() {
@@ -92,11 +107,41 @@ class ConfigPrecedenceTest {
   }
 
   @ApplicationScoped
-  public static class Derived extends Base {}
+  public static class DerivedOne extends Base {}
+
+  @ApplicationScoped
+  public static class DerivedTwo extends Base {}
+
+  /** Two overloads: two bulkheads for FT, two limits. */
+  @ApplicationScoped
+  public static class Overloaded {
+    @Bulkhead(2)
+    public String run(Gate gate) {
+      return "one";
+    }
+
+    @Bulkhead(5)
+    public String run(Gate gate, String label) {
+      return label;
+    }
+  }
+
+  private static final List<Class<?>> BEANS =
+      List.of(
+          Chosen.class,
+          MethodLevel.class,
+          ClassLevel.class,
+          Plain.class,
+          SmallRyeKeyed.class,
+          Both.class,
+          Disabled.class,
+          DerivedOne.class,
+          DerivedTwo.class,
+          Overloaded.class);
 
   private static Containers.Config config;
   private static WeldContainer container;
-  private static Map<String, LimitDefinition> limits;
+  private static FaultToleranceOracle ft;
 
   @BeforeAll
   static void boot() {
@@ -106,20 +151,21 @@ class ConfigPrecedenceTest {
             .set(Chosen.class.getName() + "/Bulkhead/distributed", "false")
             .set(Chosen.class.getName() + "/b/Bulkhead/distributed", "true")
             .set("Bulkhead/value", "7")
+            .set(MethodLevel.class.getName() + "/Bulkhead/value", "1")
             .set(ClassLevel.class.getName() + "/Bulkhead/value", "6")
             .set(ClassLevel.class.getName() + "/b/Bulkhead/value", "5")
-            .set("bulwark.bulkhead." + Named.class.getName() + "#a.value", "2")
+            .set(
+                "smallrye.faulttolerance.\""
+                    + SmallRyeKeyed.class.getName()
+                    + "/a\".bulkhead.value",
+                "3")
+            .set("DistributedBulkhead/value", "9")
+            .set("DistributedBulkhead/waitingTime", "2000")
+            .set(Plain.class.getName() + "/a/DistributedBulkhead/value", "8")
+            .set("bulwark.bulkhead." + name(Plain.class, method(Plain.class, "a")) + ".value", "2")
             .set(Disabled.class.getName() + "/a/Bulkhead/enabled", "false");
-    container =
-        Containers.boot(
-            Chosen.class,
-            ClassLevel.class,
-            Plain.class,
-            Named.class,
-            Both.class,
-            Disabled.class,
-            Derived.class);
-    limits = MappedDefinitions.of(container);
+    container = Containers.boot(BEANS.toArray(Class<?>[]::new));
+    ft = new FaultToleranceOracle(container);
   }
 
   @AfterAll
@@ -130,46 +176,92 @@ class ConfigPrecedenceTest {
 
   @Test
   void methodKeyOverClassKeyOverGlobalKeyChoosesTheMethods() {
-    assertThat(limits).doesNotContainKey(Chosen.class.getName() + "#a");
-    assertThat(limits).containsKey(Chosen.class.getName() + "#b");
-    assertThat(limits).containsKey(Plain.class.getName() + "#a");
+    assertThat(mapped(Chosen.class, "a")).isNull();
+    assertThat(mapped(Chosen.class, "b")).isNotNull();
+    assertThat(mapped(Plain.class, "a")).isNotNull();
+  }
+
+  /** Every method FT guards, under every key above: mapped with FT's value, or FT guards none. */
+  @Test
+  void theClusterCapIsTheValueFaultToleranceEnforcesInEachJvm() {
+    int compared = 0;
+    for (Class<?> bean : BEANS) {
+      for (Method method : bean.getMethods()) {
+        if (method.getDeclaringClass() == Object.class) {
+          continue;
+        }
+        OptionalInt perJvm = ft.bulkhead(bean, method);
+        LimitDefinition mapped = ft.mapped(bean, method);
+        if (bean == Chosen.class && method.getName().equals("a") || bean == Both.class) {
+          assertThat(mapped).as("%s#%s is chosen per JVM", bean, method).isNull();
+          continue;
+        }
+        if (perJvm.isEmpty()) {
+          assertThat(mapped).as("FT guards no %s", method).isNull();
+          continue;
+        }
+        assertThat(mapped).as("%s#%s", bean.getSimpleName(), method).isNotNull();
+        assertThat(((BulkheadDefinition) mapped).value())
+            .as("%s#%s", bean.getSimpleName(), method)
+            .isEqualTo(perJvm.getAsInt());
+        compared++;
+      }
+    }
+    assertThat(compared).isEqualTo(10);
   }
 
   @Test
-  void theClusterCapIsTheEffectiveValueByMethodClassAndGlobalKey() {
-    assertThat(value(ClassLevel.class.getName() + "#b")).isEqualTo(5);
-    assertThat(value(ClassLevel.class.getName() + "#a")).isEqualTo(6);
-    assertThat(value(Plain.class.getName() + "#a")).isEqualTo(7);
-    assertThat(value(Chosen.class.getName() + "#b")).isEqualTo(7);
-    assertThat(limits.get(ClassLevel.class.getName() + "#b").sources())
-        .containsEntry("value", "@Bulkhead")
-        .containsEntry("lease", "@Bulkhead");
+  void keysAreReadAtTheAnnotationsLevelOnly() {
+    assertThat(value(MethodLevel.class, "a")).isEqualTo(7); // its class key (1) is not FT's
+    assertThat(value(ClassLevel.class, "a")).isEqualTo(6);
+    assertThat(value(ClassLevel.class, "b")).isEqualTo(6);
+    assertThat(value(SmallRyeKeyed.class, "a")).isEqualTo(3);
   }
 
   @Test
-  void bulwarksNamedKeySetsTheClusterCap() {
-    assertThat(value(Named.class.getName() + "#a")).isEqualTo(2);
-    assertThat(limits.get(Named.class.getName() + "#a").sources())
-        .containsEntry("value", "bulwark.bulkhead." + Named.class.getName() + "#a.value");
+  void bulwarksOwnKeysDoNotReachAMappedBulkhead() {
+    BulkheadDefinition plain = (BulkheadDefinition) mapped(Plain.class, "a");
+    assertThat(plain.value()).isEqualTo(7);
+    assertThat(plain.waitingTime()).isEqualTo(Duration.ZERO);
+    assertThat(plain.sources()).containsEntry("value", "@Bulkhead");
   }
 
   @Test
   void bulwarksOwnBindingWinsAndADisabledBulkheadIsNotMapped() {
-    assertThat(value(Both.class.getName() + "#a")).isEqualTo(1);
-    assertThat(limits.get(Both.class.getName() + "#a").sources())
-        .containsEntry("value", "annotation");
-    assertThat(limits).doesNotContainKey(Disabled.class.getName() + "#a");
+    // Bulwark's own binding, under Bulwark's own keys
+    assertThat(((BulkheadDefinition) ft.all().get(Both.class.getName() + "#a")).value())
+        .isEqualTo(9);
+    assertThat(mapped(Disabled.class, "a")).isNull();
   }
 
-  /** As for Bulwark's own: a method-level annotation names the limit after the method's class. */
+  /** FT keeps a bulkhead per bean class and method: so does the cluster. */
   @Test
-  void anInheritedMethodIsNamedAfterTheClassThatDeclaresIt() {
-    assertThat(value(Base.class.getName() + "#inherited")).isEqualTo(7);
-    assertThat(container.select(Derived.class).get().inherited()).isEqualTo("inherited");
+  void twoBeansInheritingOneMethodGetOneLimitEach() {
+    assertThat(mapped(DerivedOne.class, "inherited")).isNotNull();
+    assertThat(mapped(DerivedTwo.class, "inherited")).isNotNull();
+    assertThat(mapped(DerivedOne.class, "inherited").name())
+        .isNotEqualTo(mapped(DerivedTwo.class, "inherited").name());
+    assertThat(ft.all().keySet()).noneMatch(limit -> limit.startsWith(Base.class.getName() + "#"));
   }
 
-  private static int value(String name) {
-    assertThat(limits).containsKey(name);
-    return ((BulkheadDefinition) limits.get(name)).value();
+  @Test
+  void overloadsAreToldApartByTheirParameterTypes() {
+    Method one = method(Overloaded.class, "run", Gate.class);
+    Method two = method(Overloaded.class, "run", Gate.class, String.class);
+    assertThat(ft.mapped(Overloaded.class, one).name())
+        .isEqualTo(Overloaded.class.getName() + "#run(" + Gate.class.getName() + ")");
+    assertThat(ft.mapped(Overloaded.class, two).name())
+        .isEqualTo(
+            Overloaded.class.getName() + "#run(" + Gate.class.getName() + ",java.lang.String)");
+  }
+
+  private static LimitDefinition mapped(Class<?> bean, String method) {
+    return ft.mapped(bean, method(bean, method));
+  }
+
+  private static int value(Class<?> bean, String method) {
+    LimitDefinition mapped = mapped(bean, method);
+    assertThat(mapped).as("%s#%s", bean.getSimpleName(), method).isNotNull();
+    return ((BulkheadDefinition) mapped).value();
   }
 }

@@ -113,7 +113,7 @@ class FaultToleranceSwitchesTest {
       // neither SmallRye's per-JVM bulkhead nor a cluster-wide one
       assertThat(twoInsideAtOnce(mapped::run)).containsExactly("ran", "ran");
       assertThat(MappedDefinitions.of(container))
-          .doesNotContainKey(Mapped.class.getName() + "#run");
+          .doesNotContainKey(Mapped.class.getName() + "#run(" + Gate.class.getName() + ")");
     }
   }
 

@@ -61,13 +61,13 @@ class RateLimitMappingTest {
       Map<String, LimitDefinition> limits = MappedDefinitions.of(container);
 
       RateLimitDefinition smooth =
-          (RateLimitDefinition) limits.get(Quotes.class.getName() + "#smooth");
+          (RateLimitDefinition) limits.get(Quotes.class.getName() + "#smooth()");
       assertThat(smooth.value()).isEqualTo(4);
       assertThat(smooth.window()).isEqualTo(Duration.ofSeconds(10));
       assertThat(smooth.type()).isEqualTo(dev.bulwark.RateLimitType.SMOOTH);
       assertThat(smooth.waitingTime()).isZero();
       RateLimitDefinition fixed =
-          (RateLimitDefinition) limits.get(Quotes.class.getName() + "#fixed");
+          (RateLimitDefinition) limits.get(Quotes.class.getName() + "#fixed()");
       assertThat(fixed.value()).isEqualTo(5);
       assertThat(fixed.window()).isEqualTo(Duration.ofMinutes(1));
       assertThat(fixed.type()).isEqualTo(dev.bulwark.RateLimitType.ROLLING);
@@ -100,7 +100,7 @@ class RateLimitMappingTest {
                 .set("bulwark.fault-tolerance.rate-limit.distributed", "true")
                 .set(Spaced.class.getName() + "/spaced/RateLimit/minSpacing", "0");
         WeldContainer container = Containers.boot(Spaced.class)) {
-      assertThat(MappedDefinitions.of(container)).containsKey(Spaced.class.getName() + "#spaced");
+      assertThat(MappedDefinitions.of(container)).containsKey(Spaced.class.getName() + "#spaced()");
     }
   }
 }

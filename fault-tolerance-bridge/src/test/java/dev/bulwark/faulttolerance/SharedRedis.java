@@ -1,10 +1,14 @@
 package dev.bulwark.faulttolerance;
 
+import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.tck.TestServices;
 import java.net.URI;
 import java.security.SecureRandom;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -31,6 +35,17 @@ final class SharedRedis implements AutoCloseable {
         .set("bulwark.redis.url", url)
         .set("bulwark.redis.key-prefix", prefix)
         .set("bulwark.redis.pool-size", "4");
+  }
+
+  /**
+   * An engine of its own on this server and prefix, as another JVM's, with {@code config} added.
+   */
+  BulwarkEngine engine(Map<String, String> config) {
+    Map<String, String> all = new HashMap<>(config);
+    all.put("bulwark.store", "redis");
+    all.put("bulwark.redis.url", url);
+    all.put("bulwark.redis.key-prefix", prefix);
+    return BulwarkEngine.builder(ConfigLookup.of(all)).start();
   }
 
   @Override

@@ -56,13 +56,19 @@ class StartupMappingTest {
 
   @Test
   void everyMethodWithAnFtAnnotationAndNoOwnBindingIsBoundWhateverTheConfig() throws Exception {
-    assertThat(mapping.bound(method(Reports.class, "daily"), LimitKind.BULKHEAD)).isTrue();
-    assertThat(mapping.bound(method(Reports.class, "monthly"), LimitKind.BULKHEAD)).isTrue();
-    assertThat(mapping.bound(method(Reports.class, "quote"), LimitKind.RATE_LIMIT)).isTrue();
+    assertThat(mapping.bound(Reports.class, method(Reports.class, "daily"), LimitKind.BULKHEAD))
+        .isTrue();
+    assertThat(mapping.bound(Reports.class, method(Reports.class, "monthly"), LimitKind.BULKHEAD))
+        .isTrue();
+    assertThat(mapping.bound(Reports.class, method(Reports.class, "quote"), LimitKind.RATE_LIMIT))
+        .isTrue();
     // Bulwark's own binding is declared by Bulwark, and guards the method whatever the bridge says
-    assertThat(mapping.bound(method(Reports.class, "own"), LimitKind.BULKHEAD)).isFalse();
-    assertThat(mapping.bound(method(Plain.class, "run"), LimitKind.BULKHEAD)).isFalse();
-    assertThat(mapping.bound(method(Reports.class, "monthly"), LimitKind.LOCK)).isFalse();
+    assertThat(mapping.bound(Reports.class, method(Reports.class, "own"), LimitKind.BULKHEAD))
+        .isFalse();
+    assertThat(mapping.bound(Plain.class, method(Plain.class, "run"), LimitKind.BULKHEAD))
+        .isFalse();
+    assertThat(mapping.bound(Reports.class, method(Reports.class, "monthly"), LimitKind.LOCK))
+        .isFalse();
   }
 
   @Test
@@ -78,8 +84,9 @@ class StartupMappingTest {
 
     // the class-level @Bulkhead(7) covers quote too; daily is kept per JVM by its method key
     assertThat(declared)
-        .extracting(d -> d.origin().describe(), d -> d.members().get("value"))
-        .containsExactlyInAnyOrder(tuple(REPORTS + "#monthly", 4), tuple(REPORTS + "#quote", 7));
+        .extracting(d -> d.members().get("name"), d -> d.members().get("value"))
+        .containsExactlyInAnyOrder(
+            tuple(REPORTS + "#monthly()", 4), tuple(REPORTS + "#quote()", 7));
     assertThat(mapping.declarations(ConfigLookup.of(Map.of()))).isEmpty();
   }
 
@@ -90,11 +97,11 @@ class StartupMappingTest {
                 mapping.declarations(
                     ConfigLookup.of(
                         Map.of(
-                            REPORTS + "/daily/Bulkhead/distributed", "yes",
+                            REPORTS + "/daily/Bulkhead/distributed", "maybe",
                             REPORTS + "/quote/RateLimit/distributed", "true",
                             REPORTS + "/quote/RateLimit/value", "0"))))
         .isInstanceOf(InvalidDefinitionException.class)
-        .hasMessageContaining("'" + REPORTS + "/daily/Bulkhead/distributed' = 'yes'")
+        .hasMessageContaining("'" + REPORTS + "/daily/Bulkhead/distributed' = 'maybe'")
         .hasMessageContaining("'" + REPORTS + "/quote/RateLimit/value' = '0'");
   }
 

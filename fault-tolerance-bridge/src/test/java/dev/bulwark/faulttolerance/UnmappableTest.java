@@ -34,14 +34,14 @@ class UnmappableTest {
   @Test
   void aDistributedKeyThatIsNotABooleanFailsTheDeploymentNamingTheKey() {
     try (Containers.Config config =
-        Containers.config().set(Reports.class.getName() + "/run/Bulkhead/distributed", "yes")) {
+        Containers.config().set(Reports.class.getName() + "/run/Bulkhead/distributed", "maybe")) {
       assertThatThrownBy(() -> Containers.boot(Reports.class).close())
           .hasStackTraceContaining(
               "Invalid @Bulkhead on "
                   + Reports.class.getName()
                   + "#run: config key '"
                   + Reports.class.getName()
-                  + "/run/Bulkhead/distributed' = 'yes' is not true or false");
+                  + "/run/Bulkhead/distributed' = 'maybe' is not true or false");
     }
   }
 
@@ -50,10 +50,11 @@ class UnmappableTest {
     try (Containers.Config config =
         Containers.config()
             .set("bulwark.fault-tolerance.bulkhead.distributed", "true")
-            .set(Reports.class.getName() + "/Bulkhead/value", "ten")) {
+            .set(Reports.class.getName() + "/run/Bulkhead/value", "ten")) {
       assertThatThrownBy(() -> Containers.boot(Reports.class).close())
-          .hasStackTraceContaining(
-              "config key '" + Reports.class.getName() + "/Bulkhead/value' = 'ten'");
+          // SmallRye FT, which reads the key too, may be the one to report it first
+          .hasStackTraceContaining(Reports.class.getName() + "/run/Bulkhead/value")
+          .hasStackTraceContaining("ten");
     }
   }
 

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -22,8 +23,14 @@ import java.util.regex.Pattern;
  */
 public final class DefinitionResolver {
 
-  /** Names become parts of store keys and config keys: a conservative alphabet, bounded length. */
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.:#$-]{0,199}");
+  /**
+   * Names become parts of store keys and config keys: a conservative alphabet, bounded length.
+   * Parentheses, brackets and commas let a name carry a method's parameter types, as the names of
+   * mapped MicroProfile FT annotations do to tell overloads apart; none of them means anything in a
+   * Redis hash tag, and the JPA store hashes names.
+   */
+  private static final Pattern NAME =
+      Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.:#$(),\\[\\]-]{0,199}");
 
   /** The shortest lease renewal can sustain; see {@code Members.lease()}. */
   public static final Duration MIN_LEASE = Duration.ofMillis(300);
@@ -162,8 +169,8 @@ public final class DefinitionResolver {
               + "' must match "
               + NAME.pattern());
     }
-    return new Members(
-        kind, declaration, origin, name, new MemberSource(config, kind, origin, name));
+    ConfigLookup keys = declaration.configurable() ? config : ConfigLookup.empty();
+    return new Members(kind, declaration, origin, name, new MemberSource(keys, kind, origin, name));
   }
 
   /** Resolves the members of one definition, recording where each value came from. */
@@ -198,6 +205,11 @@ public final class DefinitionResolver {
         return true;
       }
       String raw = found.get().raw().toLowerCase(Locale.ROOT);
+      if (found.get().key().equals(MemberSource.FT_NON_FALLBACK_ENABLED)) {
+        // MicroProfile FT's key, read as a boolean by MicroProfile Config: 1, yes, y, on are true
+        sources.put("enabled", found.get().key());
+        return List.of("true", "1", "yes", "y", "on").contains(raw);
+      }
       if (!raw.equals("true") && !raw.equals("false")) {
         throw invalid("enabled", "'" + found.get().raw() + "' is not true or false", found.get());
       }

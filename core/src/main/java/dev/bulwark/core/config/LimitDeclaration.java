@@ -23,6 +23,9 @@ import java.util.Objects;
  *     waitingTime}, {@code waitingTimeUnit} …); a member not given takes the annotation's default
  * @param source where the given members came from, for the startup table: {@code annotation},
  *     {@code default}, or e.g. {@code @Bulkhead} for a mapped annotation
+ * @param configurable whether Bulwark's config keys may override the members; false for a limit
+ *     another integration has already resolved from its own keys (a mapped MicroProfile FT
+ *     annotation must enforce exactly the values FT enforces, so Bulwark's keys must not reach it)
  */
 public record LimitDeclaration(
     LimitKind kind,
@@ -30,12 +33,38 @@ public record LimitDeclaration(
     Class<?> beanClass,
     Method method,
     Map<String, Object> members,
-    String source) {
+    String source,
+    boolean configurable) {
 
   public LimitDeclaration {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(origin, "origin");
     members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
+  }
+
+  /** A declaration whose members Bulwark's config keys may override. */
+  public LimitDeclaration(
+      LimitKind kind,
+      Origin origin,
+      Class<?> beanClass,
+      Method method,
+      Map<String, Object> members,
+      String source) {
+    this(kind, origin, beanClass, method, members, source, true);
+  }
+
+  /**
+   * A declaration whose members are final: resolved and checked as any other, but no config key of
+   * Bulwark's (named, FT-style or global, nor {@code enabled}) applies to it.
+   */
+  public static LimitDeclaration settled(
+      LimitKind kind,
+      Origin origin,
+      Class<?> beanClass,
+      Method method,
+      Map<String, Object> members,
+      String source) {
+    return new LimitDeclaration(kind, origin, beanClass, method, members, source, false);
   }
 
   /** The binding {@code annotation} on {@code method} of {@code beanClass}. */

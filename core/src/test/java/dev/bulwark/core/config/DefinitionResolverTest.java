@@ -345,8 +345,17 @@ class DefinitionResolverTest {
                 ConfigLookup.of(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", "false")))
             .bulkhead(origin("charge"), bulkhead("charge"));
     assertThat(off.sources()).containsEntry("enabled", "MP_Fault_Tolerance_NonFallback_Enabled");
-    assertThatThrownBy(() -> enabled(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", "no")))
-        .hasMessageContaining("config key 'MP_Fault_Tolerance_NonFallback_Enabled'");
+  }
+
+  /** MicroProfile Config's boolean converter reads this key, so whatever it accepts works. */
+  @Test
+  void microProfileNonFallbackSwitchTakesEveryBooleanMicroProfileConfigAccepts() throws Exception {
+    for (String on : new String[] {"1", "yes", "Y", "on", "TRUE"}) {
+      assertThat(enabled(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", on))).as(on).isTrue();
+    }
+    for (String off : new String[] {"0", "no", "off", "false", "nonsense"}) {
+      assertThat(enabled(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", off))).as(off).isFalse();
+    }
   }
 
   private static boolean enabled(Map<String, String> config) throws Exception {
