@@ -33,8 +33,8 @@ public class RunListener implements ITestListener, IInvokedMethodListener, ISuit
 
   @Override
   public void onFinish(ISuite suite) {
-    if (TckRun.current() == TckRun.BRIDGE_REDIS && TckRedis.unavailableReason().isEmpty()) {
-      RunKeys.deleteAll(TckRedis.url());
+    if (TckRun.current() == TckRun.BRIDGE_REDIS) {
+      TckRedis.urlFound().ifPresent(RunKeys::deleteAll);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.bulwark.fttck;
 
 import dev.bulwark.tck.TestServices;
 import java.util.Optional;
+import java.util.logging.Logger;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -12,8 +13,12 @@ import org.opentest4j.TestAbortedException;
  */
 final class TckRedis {
 
-  private static Optional<String> url;
+  private static final Logger LOG = Logger.getLogger(TckRedis.class.getName());
+
+  private static boolean resolved;
+  private static String url;
   private static String unavailable;
+  private static Error failure;
 
   private TckRedis() {}
 
@@ -23,24 +28,40 @@ final class TckRedis {
    */
   static synchronized Optional<String> unavailableReason() {
     resolve();
+    if (failure != null) {
+      throw failure;
+    }
     return Optional.ofNullable(unavailable);
   }
 
   /** The server's URL, as {@code bulwark.redis.url} takes it. */
   static synchronized String url() {
-    resolve();
-    return url.orElseThrow(() -> new IllegalStateException(unavailable));
+    unavailableReason()
+        .ifPresent(
+            reason -> {
+              throw new IllegalStateException(reason);
+            });
+    return url;
+  }
+
+  /** The server's URL if one was found, without looking for one. */
+  static synchronized Optional<String> urlFound() {
+    return Optional.ofNullable(url);
   }
 
   private static void resolve() {
-    if (url != null) {
+    if (resolved) {
       return;
     }
+    resolved = true;
     try {
-      url = Optional.of(TestServices.redis().url());
+      url = TestServices.redis().url();
     } catch (TestAbortedException e) {
-      url = Optional.empty();
       unavailable = e.getMessage();
+      LOG.warning(() -> "bridge-redis: every test is skipped: " + unavailable);
+    } catch (AssertionError e) {
+      failure = e;
+      LOG.severe(() -> "bridge-redis: every test fails: " + e.getMessage());
     }
   }
 }
