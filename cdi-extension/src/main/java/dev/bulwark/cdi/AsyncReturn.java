@@ -1,5 +1,6 @@
 package dev.bulwark.cdi;
 
+import dev.bulwark.Permit;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.util.concurrent.Callable;
@@ -47,6 +48,26 @@ abstract class AsyncReturn {
 
   /** Runs the intercepted call under {@code limit} and returns what the method declares. */
   abstract Object proceed(InvocationContext context, Limit limit);
+
+  /**
+   * Invokes the method of a call already admitted under {@code permit} and holds the permit until
+   * the stage it returns completes (or at once, if it throws).
+   */
+  static Object heldUntilComplete(InvocationContext context, Permit permit) throws Exception {
+    CompletionStage<Object> stage;
+    try {
+      stage = stage(context.proceed());
+    } catch (Exception | Error e) {
+      permit.close();
+      throw e;
+    }
+    if (stage == null) {
+      permit.close();
+      return null;
+    }
+    stage.whenComplete((value, failure) -> permit.close());
+    return stage;
+  }
 
   /** The method's result: its declared type is a {@code CompletionStage} of some value. */
   @SuppressWarnings("unchecked") // a stage of the method's value, passed on and read as Object

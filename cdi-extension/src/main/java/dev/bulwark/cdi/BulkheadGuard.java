@@ -1,9 +1,33 @@
 package dev.bulwark.cdi;
 
+import dev.bulwark.Permit;
 import dev.bulwark.core.engine.BulkheadLimiter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
 
 /**
- * The bulkhead of one method: the shared limit, this method's waiting time, and how its
- * asynchronous result is held (null for a synchronous method).
+ * The bulkhead of one method: the shared limit, this method's waiting time, how its asynchronous
+ * result is held (null for a synchronous method), and, for a limit mapped from another annotation,
+ * how that annotation's runtime must see it (null for Bulwark's own).
  */
-record BulkheadGuard(BulkheadLimiter limiter, long waitNanos, AsyncReturn async) {}
+record BulkheadGuard(
+    BulkheadLimiter limiter, long waitNanos, AsyncReturn async, MappedGuarding mapped) {
+
+  /** Whether the method's asynchronous result is admitted without blocking. */
+  boolean admitsAsync() {
+    return async != null && (mapped == null || !mapped.admitsInPlace());
+  }
+
+  Permit acquire() {
+    try {
+      return limiter.acquire(waitNanos);
+    } catch (RuntimeException rejected) {
+      throw mapped == null ? rejected : mapped.rejection().apply(rejected);
+    }
+  }
+
+  CompletionStage<Object> callAsync(Callable<? extends CompletionStage<Object>> work) {
+    CompletionStage<Object> stage = limiter.callAsync(waitNanos, work);
+    return mapped == null ? stage : mapped.translated(stage);
+  }
+}

@@ -31,12 +31,13 @@ public class BulkheadInterceptor {
     if (guard == null) {
       return context.proceed();
     }
-    if (guard.async() != null) {
-      return guard
-          .async()
-          .proceed(context, work -> guard.limiter().callAsync(guard.waitNanos(), work));
+    if (guard.admitsAsync()) {
+      return guard.async().proceed(context, guard::callAsync);
     }
-    Permit permit = guard.limiter().acquire(guard.waitNanos());
+    Permit permit = guard.acquire();
+    if (guard.async() != null) {
+      return AsyncReturn.heldUntilComplete(context, permit);
+    }
     try {
       return context.proceed();
     } finally {

@@ -79,7 +79,8 @@ public class BulwarkRuntime {
                     new BulkheadGuard(
                         registry.bulkhead(definition.name()),
                         waitNanos(definition),
-                        AsyncReturn.of(method))));
+                        AsyncReturn.of(method),
+                        mapped(definition))));
     rateLimiters =
         new GuardCache<>(
             guarding(
@@ -89,7 +90,8 @@ public class BulwarkRuntime {
                     new RateGuard(
                         registry.rateLimiter(definition.name()),
                         waitNanos(definition),
-                        AsyncReturn.of(method))));
+                        AsyncReturn.of(method),
+                        mapped(definition))));
     locks =
         new GuardCache<>(
             guarding(
@@ -145,6 +147,17 @@ public class BulwarkRuntime {
 
   GuardCache<LockGuard> locks() {
     return locks;
+  }
+
+  /** How the mapping that made {@code definition} wants it run; null for Bulwark's own limits. */
+  private MappedGuarding mapped(LimitDefinition definition) {
+    for (MappedLimits mapping : mappings) {
+      MappedGuarding guarding = mapping.guarding(definition);
+      if (guarding != null) {
+        return guarding;
+      }
+    }
+    return null;
   }
 
   private static long waitNanos(LimitDefinition definition) {

@@ -2,6 +2,7 @@ package dev.bulwark.cdi;
 
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.LimitDeclaration;
+import dev.bulwark.core.config.LimitDefinition;
 import dev.bulwark.core.config.LimitKind;
 import java.lang.reflect.Method;
 import java.util.Collection;
@@ -38,5 +39,13 @@ public interface MappedLimits {
    */
   static Collection<Method> businessMethods(Class<?> beanClass) {
     return GuardedMethods.businessMethods(beanClass);
+  }
+
+  /**
+   * How Bulwark runs {@code definition} when this mapping made it, so the mapped annotation's
+   * runtime sees its rejections as its own; null when it did not make it.
+   */
+  default MappedGuarding guarding(LimitDefinition definition) {
+    return null;
   }
 }

@@ -29,12 +29,10 @@ public class RateLimitInterceptor {
     if (guard == null) {
       return context.proceed();
     }
-    if (guard.async() != null) {
-      return guard
-          .async()
-          .proceed(context, work -> guard.limiter().callAsync(guard.waitNanos(), work));
+    if (guard.admitsAsync()) {
+      return guard.async().proceed(context, guard::callAsync);
     }
-    guard.limiter().acquire(guard.waitNanos());
+    guard.acquire();
     return context.proceed();
   }
 }

@@ -1,5 +1,6 @@
 package dev.bulwark.faulttolerance;
 
+import dev.bulwark.cdi.MappedGuarding;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LimitDeclaration;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.UnaryOperator;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 
 /**
@@ -73,6 +75,8 @@ final class BulkheadMapping {
         new Mapped(
             LimitDeclaration.settled(
                 LimitKind.BULKHEAD, origin, beanClass, method, members, "@" + ANNOTATION),
+            new MappedGuarding(
+                StageReading.asResult(config, beanClass, method), UnaryOperator.identity()),
             used));
   }
 

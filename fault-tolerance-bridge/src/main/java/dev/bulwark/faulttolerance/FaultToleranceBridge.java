@@ -3,6 +3,7 @@ package dev.bulwark.faulttolerance;
 import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.DistributedRateLimit;
 import dev.bulwark.cdi.BulwarkExtension;
+import dev.bulwark.cdi.MappedLimits;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.InvalidDefinitionException;
 import jakarta.decorator.Decorator;
@@ -16,6 +17,7 @@ import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
 import jakarta.enterprise.inject.spi.configurator.AnnotatedTypeConfigurator;
+import jakarta.inject.Singleton;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InterceptorBinding;
 import java.lang.annotation.Annotation;
@@ -51,6 +53,7 @@ public class FaultToleranceBridge implements Extension {
 
   private final Class<? extends Annotation> rateLimitType = smallRyeRateLimit();
   private final List<String> problems = new ArrayList<>();
+  private final MappedGuardings guardings = new MappedGuardings();
 
   /**
    * Every annotation it maps is an interceptor binding (MicroProfile FT's and SmallRye's alike), so
@@ -113,7 +116,11 @@ public class FaultToleranceBridge implements Extension {
       }
     }
     if (!mappedHere.isEmpty()) {
-      mappedHere.forEach(mapped -> LOG.info(mapped.describe()));
+      mappedHere.forEach(
+          mapped -> {
+            guardings.add(mapped);
+            LOG.info(mapped.describe());
+          });
       beans
           .getExtension(BulwarkExtension.class)
           .declareMapped(mappedHere.stream().map(Mapped::declaration).toList());
@@ -122,6 +129,12 @@ public class FaultToleranceBridge implements Extension {
 
   void report(@Observes AfterBeanDiscovery discovery) {
     problems.forEach(problem -> discovery.addDefinitionError(new DefinitionException(problem)));
+    discovery
+        .addBean()
+        .types(MappedLimits.class, Object.class)
+        .beanClass(MappedGuardings.class)
+        .scope(Singleton.class)
+        .createWith(context -> guardings);
   }
 
   private Optional<Mapped> mapRateLimit(

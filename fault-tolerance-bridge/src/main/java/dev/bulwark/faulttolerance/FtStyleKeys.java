@@ -42,6 +42,9 @@ final class FtStyleKeys {
 
   private static final String SMALLRYE = "smallrye.faulttolerance.";
 
+  /** Bulwark's own member in FT's key form: {@code <class>/<method>/Bulkhead/distributed}. */
+  private static final String DISTRIBUTED = "distributed";
+
   private final ConfigLookup config;
   private final String annotation;
   private final String methodKey;
@@ -96,14 +99,14 @@ final class FtStyleKeys {
   /** Bulwark's {@code distributed} switch: method key, class key, then {@code globalKey}. */
   Optional<Found> distributed(String globalKey) {
     return first(
-        methodKey + "/" + annotation + "/distributed",
-        classKey + "/" + annotation + "/distributed",
+        methodKey + "/" + annotation + "/" + DISTRIBUTED,
+        classKey + "/" + annotation + "/" + DISTRIBUTED,
         globalKey);
   }
 
   /** The key a user sets to keep this annotation per JVM, for messages. */
   String perJvmKey() {
-    return methodKey + "/" + annotation + "/distributed=false";
+    return methodKey + "/" + annotation + "/" + DISTRIBUTED + "=false";
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.bulwark.faulttolerance;
 
 import dev.bulwark.RateLimitType;
+import dev.bulwark.cdi.MappedGuarding;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LimitDeclaration;
@@ -92,6 +93,8 @@ final class RateLimitMapping {
         new Mapped(
             LimitDeclaration.settled(
                 LimitKind.RATE_LIMIT, origin, beanClass, method, members, "@" + ANNOTATION),
+            new MappedGuarding(
+                StageReading.asResult(config, beanClass, method), ClusterRateLimitException::of),
             used));
   }
 

@@ -2,10 +2,12 @@ package dev.bulwark.faulttolerance;
 
 import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.DistributedRateLimit;
+import dev.bulwark.cdi.MappedGuarding;
 import dev.bulwark.cdi.MappedLimits;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LimitDeclaration;
+import dev.bulwark.core.config.LimitDefinition;
 import dev.bulwark.core.config.LimitKind;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -43,6 +45,7 @@ final class StartupMapping implements MappedLimits {
 
   private final Map<Guarded, Candidate> bulkheads = new LinkedHashMap<>();
   private final Map<Guarded, Candidate> rateLimits = new LinkedHashMap<>();
+  private final MappedGuardings guardings = new MappedGuardings();
 
   StartupMapping(Collection<Class<?>> beanClasses) {
     Class<? extends Annotation> rateLimit = FaultToleranceBridge.smallRyeRateLimit();
@@ -92,8 +95,17 @@ final class StartupMapping implements MappedLimits {
     if (!problems.isEmpty()) {
       throw new InvalidDefinitionException(String.join(System.lineSeparator(), problems));
     }
-    mapped.forEach(found -> LOG.info(found.describe()));
+    mapped.forEach(
+        found -> {
+          guardings.add(found);
+          LOG.info(found.describe());
+        });
     return mapped.stream().map(Mapped::declaration).toList();
+  }
+
+  @Override
+  public MappedGuarding guarding(LimitDefinition definition) {
+    return guardings.guarding(definition);
   }
 
   @Override
