@@ -10,9 +10,9 @@ import java.util.Objects;
  *     until the next permit)
  * @param next the state after this reservation; the same state when nothing changed
  */
-public record RateStep(RateDecision decision, RateState next) {
+public record ReservationOutcome(RateDecision decision, RateState next) {
 
-  public RateStep {
+  public ReservationOutcome {
     Objects.requireNonNull(decision, "decision");
     Objects.requireNonNull(next, "next");
   }
