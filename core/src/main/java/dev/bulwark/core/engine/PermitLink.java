@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * The store link of a bulkhead: takes a permit, queueing first come, first served when the call may
  * wait, and returns it as the call's permit, whose close releases it in the store.
  */
-final class PermitStep implements LimitStep {
+final class PermitLink implements LimitLink {
 
   private final BulkheadDefinition definition;
   private final PermitSpec spec;
@@ -24,7 +24,7 @@ final class PermitStep implements LimitStep {
   private final LimitEvents events;
   private final StartOrder order;
 
-  PermitStep(
+  PermitLink(
       BulkheadDefinition definition, PermitSpec spec, StoreAccess access, LimitEvents events) {
     this.definition = definition;
     this.spec = spec;

@@ -9,12 +9,12 @@ import java.util.concurrent.CompletableFuture;
  * when that covers the requested mode, instead of queueing behind itself; a READ holder asking for
  * WRITE fails at once rather than deadlock.
  */
-final class ReentrantLockStep implements LimitStep {
+final class ReentrantLockLink implements LimitLink {
 
-  private final LimitStep next;
+  private final LimitLink next;
   private final String name;
 
-  ReentrantLockStep(LimitStep next, String name) {
+  ReentrantLockLink(LimitLink next, String name) {
     this.next = next;
     this.name = name;
   }

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * The store link of a keyed lock: takes the key in the requested mode, queueing first come, first
  * served when the call may wait, and returns the lock with its fencing token.
  */
-final class LockStep implements LimitStep {
+final class LockLink implements LimitLink {
 
   private final LockDefinition definition;
   private final LockSpec spec;
@@ -23,7 +23,7 @@ final class LockStep implements LimitStep {
   private final StoreAccess access;
   private final LimitEvents events;
 
-  LockStep(LockDefinition definition, LockSpec spec, StoreAccess access, LimitEvents events) {
+  LockLink(LockDefinition definition, LockSpec spec, StoreAccess access, LimitEvents events) {
     this.definition = definition;
     this.spec = spec;
     this.store = access.store().locks();

@@ -7,12 +7,12 @@ import java.util.concurrent.CompletableFuture;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 
 /** Counts admitted and rejected calls in the limit's {@link LimitStats}. */
-final class CountingStep implements LimitStep {
+final class CountingLink implements LimitLink {
 
-  private final LimitStep next;
+  private final LimitLink next;
   private final LimitStats stats;
 
-  CountingStep(LimitStep next, LimitStats stats) {
+  CountingLink(LimitLink next, LimitStats stats) {
     this.next = next;
     this.stats = stats;
   }

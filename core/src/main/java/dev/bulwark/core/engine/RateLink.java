@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  * sleeping, so waiting costs no second round trip and callers are served in the order they
  * reserved.
  */
-final class RateStep implements LimitStep {
+final class RateLink implements LimitLink {
 
   private final RateLimitDefinition definition;
   private final RateSpec spec;
@@ -27,7 +27,7 @@ final class RateStep implements LimitStep {
   private final LimitEvents events;
   private final AsyncScheduler async;
 
-  RateStep(
+  RateLink(
       RateLimitDefinition definition,
       RateSpec spec,
       RateStore store,

@@ -13,12 +13,12 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
  * waited and held. {@link LimitChains} puts it in a chain only when somebody listens, so without a
  * listener no clock is read and nothing is allocated for events.
  */
-final class EventStep implements LimitStep {
+final class EventLink implements LimitLink {
 
-  private final LimitStep next;
+  private final LimitLink next;
   private final LimitEvents events;
 
-  EventStep(LimitStep next, LimitEvents events) {
+  EventLink(LimitLink next, LimitEvents events) {
     this.next = next;
     this.events = events;
   }

@@ -13,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
  * while the call waits, {@link #acquireAsync} returns at once and completes when the call is
  * admitted, with no thread waiting meanwhile.
  */
-interface LimitStep {
+interface LimitLink {
 
   /**
    * Admits one call, waiting up to {@code maxWaitNanos}.

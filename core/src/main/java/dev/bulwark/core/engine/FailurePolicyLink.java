@@ -15,23 +15,23 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
  * {@code fail-closed} throws {@link StoreUnavailableException}, {@code fail-open} lets it through
  * unguarded and counts it, {@code local} hands it to the same limit on the JVM's local store.
  */
-final class FailurePolicyStep implements LimitStep {
+final class FailurePolicyLink implements LimitLink {
 
-  private static final Logger LOG = Logger.getLogger(FailurePolicyStep.class.getName());
+  private static final Logger LOG = Logger.getLogger(FailurePolicyLink.class.getName());
 
-  private final LimitStep next;
+  private final LimitLink next;
   private final FailurePolicy policy;
-  private final LimitStep localFallback;
+  private final LimitLink localFallback;
   private final LimitEvents events;
   private final OutageWatch outage;
 
   /**
    * @param localFallback the limit on the local store; used, and required, under {@code local}
    */
-  FailurePolicyStep(
-      LimitStep next,
+  FailurePolicyLink(
+      LimitLink next,
       FailurePolicy policy,
-      LimitStep localFallback,
+      LimitLink localFallback,
       LimitEvents events,
       OutageWatch outage) {
     this.next = next;

@@ -8,11 +8,11 @@ import java.util.concurrent.CompletableFuture;
  * Makes a granted lock visible to the guarded code through {@code LockContext} on the calling
  * thread, until the call closes it.
  */
-final class LockContextStep implements LimitStep {
+final class LockContextLink implements LimitLink {
 
-  private final LimitStep next;
+  private final LimitLink next;
 
-  LockContextStep(LimitStep next) {
+  LockContextLink(LimitLink next) {
     this.next = next;
   }
 
