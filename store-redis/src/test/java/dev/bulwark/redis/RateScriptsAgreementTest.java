@@ -230,7 +230,8 @@ class RateScriptsAgreementTest {
                         Long.toString(windowMicros),
                         Long.toString(call.maxWaitMicros())));
         RateDecision lua = RedisRates.decision(reply);
-        ReservationOutcome outcome = state.reserve(spec, call.micros() * US, call.maxWaitMicros() * US);
+        ReservationOutcome outcome =
+            state.reserve(spec, call.micros() * US, call.maxWaitMicros() * US);
         RateDecision java = outcome.decision();
         state = outcome.next();
 

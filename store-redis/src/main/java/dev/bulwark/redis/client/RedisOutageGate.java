@@ -1,5 +1,6 @@
 package dev.bulwark.redis.client;
 
+import dev.bulwark.core.store.OutageGate;
 import dev.bulwark.spi.StoreException;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -9,21 +10,20 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Turns Redis failures into {@link StoreException}s, and a lost connection into an outage of core's
- * {@link dev.bulwark.core.store.OutageGate}: calls fail at once until Redis answers again.
+ * {@link OutageGate}: calls fail at once until Redis answers again.
  */
-public final class OutageGate {
+public final class RedisOutageGate {
 
   private final String where;
-  private final dev.bulwark.core.store.OutageGate gate;
+  private final OutageGate gate;
 
   /**
    * @param dropConnections drops pooled connections, which are all dead once Redis went away
    */
-  public OutageGate(String where, Duration reconnectInterval, Runnable dropConnections) {
+  public RedisOutageGate(String where, Duration reconnectInterval, Runnable dropConnections) {
     this.where = where;
     this.gate =
-        new dev.bulwark.core.store.OutageGate(
-            where, reconnectInterval, OutageGate::unreachable, dropConnections);
+        new OutageGate(where, reconnectInterval, RedisOutageGate::unreachable, dropConnections);
   }
 
   public <T> T call(Supplier<T> operation) {
