@@ -130,7 +130,8 @@ final class JpaRates implements RateStore {
       List<RateDecision> decisions = new ArrayList<>(batch.size());
       RateState current = state;
       for (Reservation reservation : batch) {
-        ReservationOutcome step = current.reserve(reservation.spec(), now, reservation.maxWaitNanos());
+        ReservationOutcome step =
+            current.reserve(reservation.spec(), now, reservation.maxWaitNanos());
         decisions.add(step.decision());
         current = step.next();
       }

@@ -31,8 +31,8 @@ final class LocalRates implements RateStore {
   }
 
   /**
-   * The state of one name, replaced whole by each reservation. Under the lock every reservation extends
-   * the newest state, which is what keeps a rolling log's appends in place.
+   * The state of one name, replaced whole by each reservation. Under the lock every reservation
+   * extends the newest state, which is what keeps a rolling log's appends in place.
    */
   private static final class Limit {
 

@@ -73,7 +73,8 @@ public record FixedWindowState(long window, long count) implements RateState {
     if (delay > maxWait) {
       return new ReservationOutcome(RateDecision.rejected(delay), this);
     }
-    return new ReservationOutcome(RateDecision.grantedAfter(delay), new FixedWindowState(start, taken + 1));
+    return new ReservationOutcome(
+        RateDecision.grantedAfter(delay), new FixedWindowState(start, taken + 1));
   }
 
   @Override

@@ -67,7 +67,8 @@ public record RollingWindowState(GrantLog grants) implements RateState {
       return new ReservationOutcome(
           RateDecision.rejected(delay), expired == 0 ? this : new RollingWindowState(log));
     }
-    return new ReservationOutcome(RateDecision.grantedAfter(delay), new RollingWindowState(log.append(at)));
+    return new ReservationOutcome(
+        RateDecision.grantedAfter(delay), new RollingWindowState(log.append(at)));
   }
 
   /**
