@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bulwark.Permit;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.engine.BulwarkEngine;
+import dev.bulwark.core.metrics.MetricsCollector;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
@@ -17,7 +18,7 @@ class PrometheusScrapeTest {
   @Test
   void aScrapeShowsCountersGaugesAndHistogramBuckets() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    BulwarkMeters meters = new BulwarkMeters(registry);
+    MetricsCollector meters = new MetricsCollector(new MicrometerRecorder(registry));
     try (BulwarkEngine engine =
         BulwarkEngine.builder(ConfigLookup.of(Map.of("bulwark.bulkhead.scraped.value", "3")))
             .listeners(List.of(meters))

@@ -12,6 +12,7 @@ import dev.bulwark.core.engine.BulkheadLimiter;
 import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.core.engine.KeyedLock;
 import dev.bulwark.core.engine.RateLimiter;
+import dev.bulwark.core.metrics.MetricsCollector;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -25,10 +26,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Real calls through an engine on the local store, recorded into a real Micrometer registry. */
-class BulwarkMetersTest {
+class MicrometerMetricsTest {
 
   private final MeterRegistry registry = new SimpleMeterRegistry();
-  private final BulwarkMeters meters = new BulwarkMeters(registry);
+  private final MetricsCollector meters = new MetricsCollector(new MicrometerRecorder(registry));
   private final BulwarkEngine engine =
       BulwarkEngine.builder(
               ConfigLookup.of(

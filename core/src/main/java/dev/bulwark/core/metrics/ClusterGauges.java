@@ -1,16 +1,11 @@
-package dev.bulwark.metrics.micrometer;
-
-import static dev.bulwark.metrics.micrometer.MeterNames.TAG_KIND;
-import static dev.bulwark.metrics.micrometer.MeterNames.TAG_NAME;
+package dev.bulwark.core.metrics;
 
 import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.RateLimitSnapshot;
 import dev.bulwark.core.engine.BulkheadLimiter;
 import dev.bulwark.core.engine.RateLimiter;
 import dev.bulwark.event.LimitType;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
+import java.util.Map;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -26,30 +21,20 @@ final class ClusterGauges {
 
   private ClusterGauges() {}
 
-  static void register(MeterRegistry registry, BulkheadLimiter bulkhead) {
-    Tags tags = tags(LimitType.BULKHEAD, bulkhead.definition().name());
+  static void register(MetricsRecorder recorder, BulkheadLimiter bulkhead) {
+    Map<String, String> tags =
+        LimitMetrics.limitTags(LimitType.BULKHEAD, bulkhead.definition().name());
     Fresh<BulkheadSnapshot> snapshot = new Fresh<>(bulkhead::inspect);
-    gauge(registry, MeterNames.CLUSTER_HOLDERS, tags, snapshot, s -> s.holders().size());
-    gauge(registry, MeterNames.CLUSTER_QUEUED, tags, snapshot, s -> s.queued());
-    gauge(registry, MeterNames.CLUSTER_AVAILABLE, tags, snapshot, s -> s.available());
+    recorder.gauge(Metric.CLUSTER_HOLDERS, tags, () -> snapshot.apply(s -> s.holders().size()));
+    recorder.gauge(Metric.CLUSTER_QUEUED, tags, () -> snapshot.apply(s -> s.queued()));
+    recorder.gauge(Metric.CLUSTER_AVAILABLE, tags, () -> snapshot.apply(s -> s.available()));
   }
 
-  static void register(MeterRegistry registry, RateLimiter rateLimiter) {
-    Tags tags = tags(LimitType.RATE_LIMIT, rateLimiter.definition().name());
+  static void register(MetricsRecorder recorder, RateLimiter rateLimiter) {
+    Map<String, String> tags =
+        LimitMetrics.limitTags(LimitType.RATE_LIMIT, rateLimiter.definition().name());
     Fresh<RateLimitSnapshot> snapshot = new Fresh<>(rateLimiter::inspect);
-    gauge(registry, MeterNames.CLUSTER_AVAILABLE, tags, snapshot, s -> s.available());
-  }
-
-  private static Tags tags(LimitType type, String name) {
-    return Tags.of(TAG_NAME, name, TAG_KIND, MeterNames.kind(type));
-  }
-
-  private static <S> void gauge(
-      MeterRegistry registry, String name, Tags tags, Fresh<S> snapshot, ToDoubleFunction<S> f) {
-    Gauge.builder(name, snapshot, fresh -> fresh.apply(f))
-        .tags(tags)
-        .strongReference(true)
-        .register(registry);
+    recorder.gauge(Metric.CLUSTER_AVAILABLE, tags, () -> snapshot.apply(s -> s.available()));
   }
 
   /** The last snapshot while it is fresh, else a new read; NaN for a read that failed. */

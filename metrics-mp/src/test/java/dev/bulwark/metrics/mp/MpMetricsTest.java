@@ -9,6 +9,7 @@ import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.engine.BulkheadLimiter;
 import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.core.engine.RateLimiter;
+import dev.bulwark.core.metrics.MetricsCollector;
 import io.smallrye.metrics.SharedMetricRegistries;
 import io.smallrye.metrics.exporters.PrometheusMetricsExporter;
 import java.time.Duration;
@@ -24,11 +25,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Real calls through an engine on the local store, into SmallRye Metrics' MP Metrics registry. */
-class BulwarkMpMetricsTest {
+class MpMetricsTest {
 
   private final MetricRegistry registry =
       SharedMetricRegistries.getOrCreate(MetricRegistry.APPLICATION_SCOPE);
-  private final BulwarkMpMetrics metrics = new BulwarkMpMetrics(registry);
+  private final MetricsCollector metrics = new MetricsCollector(new MpMetricsRecorder(registry));
   private final BulwarkEngine engine =
       BulwarkEngine.builder(
               ConfigLookup.of(
