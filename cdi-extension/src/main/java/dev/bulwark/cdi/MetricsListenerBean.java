@@ -12,10 +12,12 @@ import jakarta.enterprise.event.Observes;
 /**
  * What a metrics module's CDI bean is: a {@link MetricsCollector} on the module's recorder, bound
  * to the engine once the application started, so the store's metrics exist at once. A module
- * subclasses it as an {@code @ApplicationScoped} bean and supplies {@link #recorder()}.
+ * subclasses it as an {@code @ApplicationScoped} bean and supplies {@link #recorder()}. With {@code
+ * MP_Fault_Tolerance_Metrics_Enabled=false} it records nothing and registers no metric.
  */
 public abstract class MetricsListenerBean implements BulwarkListener {
 
+  /** Null while metrics are turned off. */
   private MetricsCollector metrics;
 
   /** The recorder of the module's metrics library; called once, after injection. */
@@ -23,16 +25,22 @@ public abstract class MetricsListenerBean implements BulwarkListener {
 
   @PostConstruct
   protected void create() {
-    metrics = new MetricsCollector(recorder());
+    if (MetricsCollector.enabled(MpConfigLookup.current())) {
+      metrics = new MetricsCollector(recorder());
+    }
   }
 
   protected void started(
       @Observes @Initialized(ApplicationScoped.class) Object ignored, BulwarkRuntime runtime) {
-    metrics.bind(runtime.engine());
+    if (metrics != null) {
+      metrics.bind(runtime.engine());
+    }
   }
 
   @Override
   public void on(BulwarkEvent event) {
-    metrics.on(event);
+    if (metrics != null) {
+      metrics.on(event);
+    }
   }
 }

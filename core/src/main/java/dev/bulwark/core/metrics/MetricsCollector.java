@@ -1,8 +1,10 @@
 package dev.bulwark.core.metrics;
 
 import dev.bulwark.core.config.BulkheadDefinition;
+import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.LimitDefinition;
 import dev.bulwark.core.config.RateLimitDefinition;
+import dev.bulwark.core.config.SettingReader;
 import dev.bulwark.core.engine.BulkheadLimiter;
 import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.core.engine.RateLimiter;
@@ -31,6 +33,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class MetricsCollector implements BulwarkListener {
 
+  /**
+   * MicroProfile Fault Tolerance's switch of its metrics; {@code false} turns Bulwark's off too, as
+   * an application that turns FT's metrics off expects of everything that reports like them.
+   */
+  public static final String METRICS_ENABLED = "MP_Fault_Tolerance_Metrics_Enabled";
+
   private final MetricsRecorder recorder;
   private final PerLimit<LimitMetrics> limits = new PerLimit<>(this::firstSeen);
   private final Set<String> defined = ConcurrentHashMap.newKeySet();
@@ -39,6 +47,11 @@ public final class MetricsCollector implements BulwarkListener {
 
   public MetricsCollector(MetricsRecorder recorder) {
     this.recorder = recorder;
+  }
+
+  /** Whether metrics are on under {@code config}: unless {@link #METRICS_ENABLED} is false. */
+  public static boolean enabled(ConfigLookup config) {
+    return SettingReader.of(config).bool(METRICS_ENABLED).orElse(true);
   }
 
   /**
