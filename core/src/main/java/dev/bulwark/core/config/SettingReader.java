@@ -8,8 +8,9 @@ import java.util.function.Function;
 
 /**
  * Reads Bulwark's settings: text, booleans, whole numbers and durations, each checked the same way
- * wherever it is read, and a bad value reported in one format that names the key: {@code Invalid
- * config key 'bulwark.redis.pool-size' = '0': must be a whole number from 1 to 2147483647}.
+ * wherever it is read, and a bad value reported in one format that names the key and the value:
+ * {@code Invalid config key 'bulwark.redis.pool-size': '0' is not a whole number from 1 to
+ * 2147483647}.
  *
  * <p>The value checks are also offered on their own ({@link #parseBoolean}, {@link #parseInt},
  * {@link #parseDuration}) for a reader that reports with more context, such as the method a limit
@@ -58,16 +59,29 @@ public final class SettingReader {
     return text(key).map(value -> checked(key, value, v -> parseDuration(v, bareUnit)));
   }
 
+  /**
+   * The value of {@code key} as {@code parse} reads it; an {@link IllegalArgumentException} from
+   * {@code parse}, whose message says what is wrong with the value, is reported for the key.
+   */
+  public <T> Optional<T> value(String key, Function<String, T> parse) {
+    return text(key).map(value -> checked(key, value, parse));
+  }
+
   /** The exception for {@code key} set to {@code shown} (the value, or {@code ***}). */
   public RuntimeException invalid(String key, String shown, String problem) {
-    return failure.apply("Invalid config key '" + key + "' = '" + shown + "': " + problem);
+    return invalid(key, "'" + shown + "' " + problem);
+  }
+
+  /** The exception for {@code key}; {@code problem} shows the value where it can be shown. */
+  public RuntimeException invalid(String key, String problem) {
+    return failure.apply("Invalid config key '" + key + "': " + problem);
   }
 
   private <T> T checked(String key, String value, Function<String, T> parse) {
     try {
       return parse.apply(value);
     } catch (IllegalArgumentException e) {
-      throw invalid(key, value, e.getMessage());
+      throw invalid(key, e.getMessage());
     }
   }
 
