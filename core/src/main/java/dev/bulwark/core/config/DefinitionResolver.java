@@ -197,12 +197,14 @@ public final class DefinitionResolver {
       if (found.isEmpty()) {
         return true;
       }
-      String raw = found.get().raw().toLowerCase(Locale.ROOT);
-      if (!raw.equals("true") && !raw.equals("false")) {
-        throw invalid("enabled", "'" + found.get().raw() + "' is not true or false", found.get());
+      boolean enabled;
+      try {
+        enabled = SettingReader.parseBoolean(found.get().raw());
+      } catch (IllegalArgumentException e) {
+        throw invalid("enabled", e.getMessage(), found.get());
       }
       sources.put("enabled", found.get().key());
-      return Boolean.parseBoolean(raw);
+      return enabled;
     }
 
     int positiveInt(String member) {
@@ -210,12 +212,9 @@ public final class DefinitionResolver {
       int value;
       if (found.isPresent()) {
         try {
-          if (!found.get().raw().chars().allMatch(Character::isDigit)) {
-            throw new NumberFormatException(); // no sign, no blanks: a typo is not a number
-          }
-          value = Integer.parseInt(found.get().raw());
-        } catch (NumberFormatException e) {
-          throw invalid(member, "'" + found.get().raw() + "' is not a whole number", found.get());
+          value = SettingReader.parseInt(found.get().raw(), 0, Integer.MAX_VALUE);
+        } catch (IllegalArgumentException e) {
+          throw invalid(member, e.getMessage(), found.get());
         }
         sources.put(member, found.get().key());
       } else {
@@ -248,7 +247,7 @@ public final class DefinitionResolver {
       try {
         if (found.isPresent()) {
           where = found.get().key();
-          value = Durations.parse(found.get().raw(), unit);
+          value = SettingReader.parseDuration(found.get().raw(), unit);
         } else {
           where = annotationSource();
           value = Durations.of((Long) annotation.member(member), unit);

@@ -345,8 +345,20 @@ class DefinitionResolverTest {
                 ConfigLookup.of(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", "false")))
             .bulkhead(origin("charge"), bulkhead("charge"));
     assertThat(off.sources()).containsEntry("enabled", "MP_Fault_Tolerance_NonFallback_Enabled");
-    assertThatThrownBy(() -> enabled(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", "no")))
-        .hasMessageContaining("config key 'MP_Fault_Tolerance_NonFallback_Enabled'");
+    assertThatThrownBy(() -> enabled(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", "nope")))
+        .hasMessageContaining("config key 'MP_Fault_Tolerance_NonFallback_Enabled'")
+        .hasMessageContaining("'nope' is not a boolean");
+  }
+
+  @Test
+  void enabledTakesEveryBooleanMicroProfileConfigTakes() throws Exception {
+    for (String on : new String[] {"true", "TRUE", "1", "yes", "Y", "on"}) {
+      assertThat(enabled(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", on))).as(on).isTrue();
+    }
+    for (String off : new String[] {"false", "False", "0", "no", "N", "OFF"}) {
+      assertThat(enabled(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", off))).as(off).isFalse();
+      assertThat(enabled(Map.of("DistributedBulkhead/enabled", off))).as(off).isFalse();
+    }
   }
 
   private static boolean enabled(Map<String, String> config) throws Exception {
