@@ -43,6 +43,7 @@ class StrictRedisSettingsTest {
         "connect-timeout | 1500us",
         "connect-timeout | 30d",
         "reconnect-interval | 99999999999999999999",
+        "reconnect-interval | 999999999999999999d",
         "wake-up-check-interval | 2s later",
         "wake-up-check-interval | -5ms",
         // URLs: port, database, nothing the store would ignore

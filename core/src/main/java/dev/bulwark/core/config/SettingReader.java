@@ -114,8 +114,12 @@ public final class SettingReader {
         "'" + text + "' is not a whole number from " + min + " to " + max);
   }
 
-  /** {@link Durations#parse}, as a setting reads it. */
+  /** {@link Durations#parse}, as a setting reads it; one too long for a {@link Duration} too. */
   public static Duration parseDuration(String text, ChronoUnit bareUnit) {
-    return Durations.parse(text, bareUnit);
+    try {
+      return Durations.parse(text, bareUnit);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("'" + text + "' is longer than a duration can be", e);
+    }
   }
 }

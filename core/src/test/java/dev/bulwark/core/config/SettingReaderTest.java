@@ -51,6 +51,12 @@ class SettingReaderTest {
         .contains(Duration.ofSeconds(3));
     assertThatThrownBy(() -> reader(Map.of("d", "soon")).duration("d", ChronoUnit.MILLIS))
         .hasMessageStartingWith("Invalid config key 'd': 'soon' is not a duration");
+    for (String huge : new String[] {"99999999999999999999", "999999999999999999d"}) {
+      assertThatThrownBy(() -> reader(Map.of("d", huge)).duration("d", ChronoUnit.MILLIS))
+          .as(huge)
+          .isInstanceOf(InvalidDefinitionException.class)
+          .hasMessageStartingWith("Invalid config key 'd': '" + huge + "'");
+    }
   }
 
   @Test
