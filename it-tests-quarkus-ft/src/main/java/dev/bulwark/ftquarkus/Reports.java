@@ -25,7 +25,7 @@ public class Reports {
     return "per JVM";
   }
 
-  @RateLimit(value = 200, window = 1, windowUnit = ChronoUnit.MINUTES)
+  @RateLimit(value = 5, window = 1, windowUnit = ChronoUnit.MINUTES)
   public String quote() {
     return "quoted";
   }
