@@ -14,6 +14,7 @@ import dev.bulwark.RateLimiterHandle;
 import dev.bulwark.cdi.BulwarkRuntime;
 import dev.bulwark.core.config.BulkheadDefinition;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.faulttolerance.api.RateLimitException;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
@@ -200,8 +201,11 @@ class ClusterWideOnQuarkusTest {
     }
     // this JVM's two calls counted: three permits were left of FT's 5 a minute
     assertThat(elsewhere).containsExactly(true, true, true, false);
-    // FT's own rate limit has admitted two of its five: only the cluster rejects
-    assertThatThrownBy(reports::quote).isInstanceOf(RateLimitExceededException.class);
+    // FT's own rate limit has admitted two of its five: only the cluster rejects, with SmallRye's
+    // own exception type, Bulwark's as its cause
+    assertThatThrownBy(reports::quote)
+        .isInstanceOf(RateLimitException.class)
+        .hasCauseInstanceOf(RateLimitExceededException.class);
   }
 
   @Test
