@@ -23,6 +23,7 @@ import java.lang.reflect.Modifier;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 
 /**
@@ -44,6 +45,14 @@ public class FaultToleranceBuildBridge implements BuildCompatibleExtension {
 
   private final Set<String> guarding = new LinkedHashSet<>();
   private final Set<String> beans = new HashSet<>();
+
+  /**
+   * The classes and methods this bridge gave a Bulwark binding. The container shows them carrying
+   * it to every class enhanced later, which must not take it for one the user wrote: a subclass
+   * enhanced after the superclass whose method this bridge bound would look guarded by Bulwark's
+   * own binding and go unmapped, so that the binding's defaults applied to it instead of FT's.
+   */
+  private final Set<String> added = new HashSet<>();
 
   /** Every class: one that inherits a class-level annotation carries none of its own. */
   @Enhancement(types = Object.class, withSubtypes = true)
@@ -90,28 +99,30 @@ public class FaultToleranceBuildBridge implements BuildCompatibleExtension {
    * Adds {@code binding} where FT's {@code annotation} guards a method of {@code type}; whether it
    * guards any.
    */
-  private static boolean bind(
+  private boolean bind(
       ClassConfig type,
       String annotation,
       Class<? extends Annotation> bulwarkBinding,
       Annotation binding) {
     ClassInfo info = type.info();
-    if (inherits(info, bulwarkBinding.getName())) {
+    if (inheritsOwn(info, bulwarkBinding)) {
       return false; // Bulwark's own binding on the class wins over every FT annotation there
     }
     boolean onClass = inherits(info, annotation);
     if (onClass) {
       type.addAnnotation(binding);
+      added.add(key(info, bulwarkBinding));
     }
     boolean guards = false;
     for (MethodConfig method : type.methods()) {
       MethodInfo declared = method.info();
-      if (!intercepted(declared) || named(declared, bulwarkBinding.getName())) {
+      if (!intercepted(declared) || ownBinding(declared, bulwarkBinding)) {
         continue;
       }
       if (named(declared, annotation)) {
         if (declared.declaringClass().name().equals(info.name())) {
           method.addAnnotation(binding);
+          added.add(key(declared, bulwarkBinding));
         }
         guards = true;
       } else {
@@ -127,6 +138,42 @@ public class FaultToleranceBuildBridge implements BuildCompatibleExtension {
         && !Modifier.isStatic(modifiers)
         && !method.isConstructor()
         && !method.declaringClass().name().equals(Object.class.getName());
+  }
+
+  /** Bulwark's binding on the method, written by the user rather than added by this bridge. */
+  private boolean ownBinding(MethodInfo method, Class<? extends Annotation> bulwarkBinding) {
+    return named(method, bulwarkBinding.getName()) && !added.contains(key(method, bulwarkBinding));
+  }
+
+  /**
+   * Bulwark's binding on the class or a superclass, written by the user. The container shows a
+   * class the {@code @Inherited} bindings of its superclasses, so the binding belongs to the
+   * topmost class of the run that shows it.
+   */
+  private boolean inheritsOwn(ClassInfo type, Class<? extends Annotation> bulwarkBinding) {
+    String name = bulwarkBinding.getName();
+    for (ClassInfo c = type; c != null; c = c.superClassDeclaration()) {
+      ClassInfo superClass = c.superClassDeclaration();
+      if (named(c, name) && (superClass == null || !named(superClass, name))) {
+        return !added.contains(key(c, bulwarkBinding));
+      }
+    }
+    return false;
+  }
+
+  private static String key(ClassInfo type, Class<? extends Annotation> bulwarkBinding) {
+    return bulwarkBinding.getName() + " on " + type.name();
+  }
+
+  private static String key(MethodInfo method, Class<? extends Annotation> bulwarkBinding) {
+    return bulwarkBinding.getName()
+        + " on "
+        + method.declaringClass().name()
+        + "#"
+        + method.name()
+        + method.parameters().stream()
+            .map(parameter -> parameter.type().toString())
+            .collect(Collectors.joining(",", "(", ")"));
   }
 
   /**

@@ -27,7 +27,8 @@ import java.util.stream.Stream;
  * </ul>
  *
  * <p>Bulwark's own {@code distributed} switch is read beside them: the method key, the class key,
- * then Bulwark's global key.
+ * each under the class that declares the method and under the bean class (a bean that inherits a
+ * method is chosen by its own name as well), then Bulwark's global key.
  */
 final class FtStyleKeys {
 
@@ -49,21 +50,31 @@ final class FtStyleKeys {
   private final String annotation;
   private final String methodKey;
   private final String classKey;
+  private final String beanMethodKey;
+  private final String beanClassKey;
   private final String memberKey;
   private final String described;
 
   /**
    * @param annotation the annotation's simple name, {@code Bulkhead} or {@code RateLimit}
+   * @param beanClass the bean class, which may inherit the method
    * @param method the guarded method, as declared (the class that declares it names the keys)
    * @param onMethod whether the annotation sits on the method rather than on the class
    * @param described the method as error messages name it
    */
   FtStyleKeys(
-      ConfigLookup config, String annotation, Method method, boolean onMethod, String described) {
+      ConfigLookup config,
+      String annotation,
+      Class<?> beanClass,
+      Method method,
+      boolean onMethod,
+      String described) {
     this.config = config;
     this.annotation = annotation;
     this.classKey = method.getDeclaringClass().getName();
     this.methodKey = classKey + "/" + method.getName();
+    this.beanClassKey = beanClass.getName();
+    this.beanMethodKey = beanClassKey + "/" + method.getName();
     this.memberKey = onMethod ? methodKey : classKey;
     this.described = described;
   }
@@ -96,11 +107,17 @@ final class FtStyleKeys {
         .orElse(true);
   }
 
-  /** Bulwark's {@code distributed} switch: method key, class key, then {@code globalKey}. */
+  /**
+   * Bulwark's {@code distributed} switch: the method keys, the class keys (the declaring class's
+   * first, then the bean class's), then {@code globalKey}.
+   */
   Optional<Found> distributed(String globalKey) {
+    String member = "/" + annotation + "/" + DISTRIBUTED;
     return first(
-        methodKey + "/" + annotation + "/" + DISTRIBUTED,
-        classKey + "/" + annotation + "/" + DISTRIBUTED,
+        methodKey + member,
+        beanMethodKey + member,
+        classKey + member,
+        beanClassKey + member,
         globalKey);
   }
 

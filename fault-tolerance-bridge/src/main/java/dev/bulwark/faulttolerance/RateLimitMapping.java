@@ -46,7 +46,8 @@ final class RateLimitMapping {
       Annotation annotation) {
     RateLimit rateLimit = (RateLimit) annotation;
     Origin origin = Origin.of(beanClass, method);
-    FtStyleKeys keys = new FtStyleKeys(config, ANNOTATION, method, onMethod, origin.describe());
+    FtStyleKeys keys =
+        new FtStyleKeys(config, ANNOTATION, beanClass, method, onMethod, origin.describe());
     Optional<FtStyleKeys.Found> chosen = keys.distributed(DISTRIBUTED);
     if (!chosen.map(keys::bool).orElse(false) || !keys.enabled()) {
       return Optional.empty();

@@ -1,6 +1,7 @@
 package dev.bulwark.ftquarkus;
 
 import io.smallrye.faulttolerance.api.RateLimit;
+import io.smallrye.faulttolerance.api.RateLimitType;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.temporal.ChronoUnit;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
@@ -25,7 +26,8 @@ public class Reports {
     return "per JVM";
   }
 
-  @RateLimit(value = 200, window = 1, windowUnit = ChronoUnit.MINUTES)
+  /** A rolling window: no window boundary can fall between the calls a test counts. */
+  @RateLimit(value = 5, window = 1, windowUnit = ChronoUnit.MINUTES, type = RateLimitType.ROLLING)
   public String quote() {
     return "quoted";
   }

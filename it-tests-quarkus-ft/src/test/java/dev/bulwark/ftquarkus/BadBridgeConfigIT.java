@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * cannot be mapped must stop that start, naming the method and the key. The same application with
  * its own config starts, so what stops it is the bad key.
  */
+@Tag("packaged-application")
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class BadBridgeConfigIT {
 
@@ -27,7 +29,6 @@ class BadBridgeConfigIT {
   private static final long START_SECONDS = 120;
 
   private static final String QUOTE = Reports.class.getName() + "#quote";
-  private static final String CAPPED = Reports.class.getName() + "#capped";
 
   @Test
   void theApplicationStartsWithItsOwnConfig() throws Exception {
@@ -46,22 +47,29 @@ class BadBridgeConfigIT {
             "Cannot make @RateLimit on " + QUOTE + " cluster-wide: minSpacing = 100 (from " + key);
   }
 
-  /** {@code capped} is cluster-wide by the application's config, with Bulwark's cap from a key. */
+  /**
+   * {@code capped} is cluster-wide by the application's config, its cap FT's value: a value key of
+   * FT's that is not a number stops the start, as it would stop FT's.
+   */
   @Test
-  void aBulwarkKeyThatIsNotANumberStopsTheStartNamingMethodAndKey() throws Exception {
-    String key = "bulwark.bulkhead." + CAPPED + ".value";
+  void anFtValueKeyThatIsNotANumberStopsTheStartNamingMethodAndKey() throws Exception {
+    String key = Reports.class.getName() + "/capped/Bulkhead/value";
     Result result = start("-D" + key + "=ten");
     assertStopped(result);
     assertThat(result.output())
-        .contains("on " + CAPPED + ":")
-        .contains("from config key '" + key + "': 'ten' is not a whole number");
+        .contains(
+            "Invalid @Bulkhead on "
+                + Reports.class.getName()
+                + "#capped: config key '"
+                + key
+                + "' = 'ten' is not a whole number");
   }
 
-  /** A bridge key of MicroProfile FT's style whose value is not one. */
+  /** A bridge key of MicroProfile FT's style whose value is not a boolean. */
   @Test
   void aDistributedKeyThatIsNotABooleanStopsTheStartNamingMethodAndKey() throws Exception {
     String key = Reports.class.getName() + "/perJvm/Bulkhead/distributed";
-    Result result = start("-D" + key + "=yes");
+    Result result = start("-D" + key + "=maybe");
     assertStopped(result);
     assertThat(result.output())
         .contains(
@@ -69,7 +77,7 @@ class BadBridgeConfigIT {
                 + Reports.class.getName()
                 + "#perJvm: config key '"
                 + key
-                + "' = 'yes' is not true or false");
+                + "' = 'maybe' is not true or false");
   }
 
   private static void assertStopped(Result result) {

@@ -3,7 +3,7 @@ package dev.bulwark.jpa;
 import dev.bulwark.RateLimitSnapshot;
 import dev.bulwark.RateLimitType;
 import dev.bulwark.core.rate.RateState;
-import dev.bulwark.core.rate.RateStep;
+import dev.bulwark.core.rate.ReservationOutcome;
 import dev.bulwark.jpa.ReservationBatches.Reservation;
 import dev.bulwark.jpa.entity.LimitRow;
 import dev.bulwark.jpa.entity.RateGrantRow;
@@ -59,7 +59,7 @@ final class JpaRates implements RateStore {
               long now = core.nowMicros(em) * 1000;
               List<RateGrantRow> log = log(em, limit);
               RateState state = stored(limit, log);
-              RateStep step = state.reserve(spec, now, maxWaitNanos);
+              ReservationOutcome step = state.reserve(spec, now, maxWaitNanos);
               store(em, limit, log, step);
               return step.decision();
             });
@@ -130,7 +130,8 @@ final class JpaRates implements RateStore {
       List<RateDecision> decisions = new ArrayList<>(batch.size());
       RateState current = state;
       for (Reservation reservation : batch) {
-        RateStep step = current.reserve(reservation.spec(), now, reservation.maxWaitNanos());
+        ReservationOutcome step =
+            current.reserve(reservation.spec(), now, reservation.maxWaitNanos());
         decisions.add(step.decision());
         current = step.next();
       }
@@ -188,7 +189,7 @@ final class JpaRates implements RateStore {
   }
 
   private static void store(
-      EntityManager em, LimitRow limit, List<RateGrantRow> log, RateStep step) {
+      EntityManager em, LimitRow limit, List<RateGrantRow> log, ReservationOutcome step) {
     RateState next = step.next();
     long[] longs = next.toLongs();
     if (next.type() != RateLimitType.ROLLING) {

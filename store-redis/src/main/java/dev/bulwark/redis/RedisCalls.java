@@ -1,7 +1,7 @@
 package dev.bulwark.redis;
 
 import dev.bulwark.redis.client.LuaScript;
-import dev.bulwark.redis.client.OutageGate;
+import dev.bulwark.redis.client.RedisOutageGate;
 import dev.bulwark.redis.client.ReplicaAcks;
 import dev.bulwark.spi.StoreException;
 import java.net.ConnectException;
@@ -39,7 +39,7 @@ final class RedisCalls {
   }
 
   private final ScriptRunner redis;
-  private final OutageGate gate;
+  private final RedisOutageGate gate;
   private final String instance;
   private final String wakeUpSecret;
 
@@ -50,21 +50,29 @@ final class RedisCalls {
    */
   private final ReplicaAcks acks;
 
-  RedisCalls(UnifiedJedis redis, OutageGate gate, String instance, String wakeUpSecret) {
+  RedisCalls(UnifiedJedis redis, RedisOutageGate gate, String instance, String wakeUpSecret) {
     this(redis, gate, instance, wakeUpSecret, null);
   }
 
   RedisCalls(
-      UnifiedJedis redis, OutageGate gate, String instance, String wakeUpSecret, ReplicaAcks acks) {
+      UnifiedJedis redis,
+      RedisOutageGate gate,
+      String instance,
+      String wakeUpSecret,
+      ReplicaAcks acks) {
     this((script, keys, args) -> script.run(redis, keys, args), gate, instance, wakeUpSecret, acks);
   }
 
-  RedisCalls(ScriptRunner redis, OutageGate gate, String instance, String wakeUpSecret) {
+  RedisCalls(ScriptRunner redis, RedisOutageGate gate, String instance, String wakeUpSecret) {
     this(redis, gate, instance, wakeUpSecret, null);
   }
 
   private RedisCalls(
-      ScriptRunner redis, OutageGate gate, String instance, String wakeUpSecret, ReplicaAcks acks) {
+      ScriptRunner redis,
+      RedisOutageGate gate,
+      String instance,
+      String wakeUpSecret,
+      ReplicaAcks acks) {
     this.redis = redis;
     this.gate = gate;
     this.instance = instance;

@@ -26,18 +26,21 @@ final class RedisKeys {
   /** The keys of one bulkhead. */
   BulkheadKeys bulkhead(String name) {
     String tag = prefix + "{b:" + name + "}";
-    return new BulkheadKeys(tag + ":holders", tag + ":queue", tag + ":waiters", tag + ":state");
+    return new BulkheadKeys(
+        tag + ":holders", tag + ":queue-order", tag + ":queue-leases", tag + ":state");
   }
 
   /** The keys of one lock key. */
   LockKeys lock(String name, String key) {
     String tag = prefix + "{l:" + name + ":" + hash(key) + "}";
-    return new LockKeys(tag + ":readers", tag + ":state", tag + ":queue", tag + ":waiters");
+    return new LockKeys(
+        tag + ":readers", tag + ":state", tag + ":queue-order", tag + ":queue-leases");
   }
 
   /**
-   * A bulkhead's holders (sorted set), queue (list), waiters (hash) and state (hash: when each
-   * holder was granted).
+   * A bulkhead's holders (sorted set by lease expiry), queue (sorted set by arrival), waiters
+   * (sorted set by lease expiry) and state (hash: when each holder was granted, each waiter's mode
+   * and wake-up secret).
    */
   record BulkheadKeys(String holders, String queue, String waiters, String state) {
 
@@ -52,8 +55,8 @@ final class RedisKeys {
   }
 
   /**
-   * A lock key's readers (sorted set), state (writer, fencing counter, grant times), queue and
-   * waiters.
+   * A lock key's readers (sorted set), state (writer, fencing counter, grant times, waiters' modes
+   * and secrets), queue (sorted set by arrival) and waiters (sorted set by lease expiry).
    */
   record LockKeys(String readers, String state, String queue, String waiters) {
 

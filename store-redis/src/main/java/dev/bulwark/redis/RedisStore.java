@@ -1,8 +1,8 @@
 package dev.bulwark.redis;
 
-import dev.bulwark.redis.client.OutageGate;
 import dev.bulwark.redis.client.RedisConnection;
 import dev.bulwark.redis.client.RedisConnector;
+import dev.bulwark.redis.client.RedisOutageGate;
 import dev.bulwark.redis.client.RedisSettings;
 import dev.bulwark.redis.client.ReplicaAcks;
 import dev.bulwark.redis.client.WakeUpChannel;
@@ -39,7 +39,7 @@ public final class RedisStore implements BulwarkStore {
   private final LeaseRenewal renewal;
   private final WakeUpChannel wakeUps;
   private final WakeUpNotices notices;
-  private final OutageGate gate;
+  private final RedisOutageGate gate;
   private final String instance;
 
   private RedisStore(RedisSettings settings, RedisConnection connection, GrantListener listener) {
@@ -50,7 +50,7 @@ public final class RedisStore implements BulwarkStore {
     RedisKeys keys = new RedisKeys(settings.keyPrefix());
     this.notices = WakeUpNotices.forListener(listener);
     this.gate =
-        new OutageGate(
+        new RedisOutageGate(
             settings.describe(), settings.reconnectInterval(), connection::dropIdleConnections);
     RedisCalls calls =
         new RedisCalls(

@@ -1,6 +1,6 @@
 package dev.bulwark.redis;
 
-import dev.bulwark.redis.client.OutageGate;
+import dev.bulwark.redis.client.RedisOutageGate;
 import java.time.Duration;
 
 /**
@@ -21,7 +21,7 @@ final class ClockedJvm {
     this.calls =
         new RedisCalls(
             clock::run,
-            new OutageGate("clocked " + instance, Duration.ofSeconds(1), () -> {}),
+            new RedisOutageGate("clocked " + instance, Duration.ofSeconds(1), () -> {}),
             instance,
             "5ec2e7".repeat(5) + "00");
     this.permits = new RedisPermits(calls, test.keys());

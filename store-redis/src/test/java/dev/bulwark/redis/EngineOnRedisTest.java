@@ -52,13 +52,13 @@ class EngineOnRedisTest {
       assertThat(asking.await(5, TimeUnit.SECONDS)).isTrue();
       String waiters = test.keys().bulkhead("slow").waiters();
       long queuedSince = System.nanoTime();
-      while (test.redis().hlen(waiters) == 0) {
+      while (test.redis().zcard(waiters) == 0) {
         assertThat(System.nanoTime() - queuedSince).isLessThan(TimeUnit.SECONDS.toNanos(5));
         Thread.onSpinWait();
       }
       Thread.sleep(2_000); // more than three leases: only renewals keep both in Redis
 
-      assertThat(test.redis().hlen(waiters)).as("the waiter is still queued").isEqualTo(1);
+      assertThat(test.redis().zcard(waiters)).as("the waiter is still queued").isEqualTo(1);
       long released = System.nanoTime();
       held.close();
       long entered = waiter.get(5, TimeUnit.SECONDS);

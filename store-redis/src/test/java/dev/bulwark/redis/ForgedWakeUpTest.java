@@ -127,11 +127,11 @@ class ForgedWakeUpTest {
                 }
               });
       long asked = System.nanoTime();
-      while (redis.llen(keys.queue()) == 0) {
+      while (redis.zcard(keys.queue()) == 0) {
         assertThat(System.nanoTime() - asked).isLessThan(TimeUnit.SECONDS.toNanos(5));
         Thread.sleep(5);
       }
-      String member = redis.lindex(keys.queue(), 0);
+      String member = redis.zrange(keys.queue(), 0, 0).get(0);
       String instance = member.substring(0, member.indexOf(':'));
       String request = member.substring(member.indexOf(':') + 1);
 

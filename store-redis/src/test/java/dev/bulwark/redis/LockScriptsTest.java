@@ -41,8 +41,8 @@ class LockScriptsTest {
     String tag = test.prefix() + "{l:" + NAME + ":" + RedisKeys.hash(KEY) + "}";
     readers = tag + ":readers";
     state = tag + ":state";
-    queue = tag + ":queue";
-    waiters = tag + ":waiters";
+    queue = tag + ":queue-order";
+    waiters = tag + ":queue-leases";
   }
 
   @Test
@@ -88,9 +88,10 @@ class LockScriptsTest {
     // Only a reader holds the lock, yet the reader that comes later waits behind the writer.
     assertThat(acquire(a, 3, LockMode.READ, false)).isEqualTo(Grant.REJECTED);
     assertThat(acquire(a, 4, LockMode.READ, true)).isEqualTo(Grant.QUEUED);
-    assertThat(redis.lrange(queue, 0, -1)).containsExactly(b.member(2), a.member(4));
-    assertThat(redis.hget(waiters, b.member(2))).matches("W:\\d+:[0-9a-f]{32}");
-    assertThat(redis.hget(waiters, a.member(4))).matches("R:\\d+:[0-9a-f]{32}");
+    assertThat(redis.zrange(queue, 0, -1)).containsExactly(b.member(2), a.member(4));
+    assertThat(redis.hget(state, "queued:" + b.member(2))).matches("W:[0-9a-f]{32}");
+    assertThat(redis.hget(state, "queued:" + a.member(4))).matches("R:[0-9a-f]{32}");
+    assertThat(redis.zrange(waiters, 0, -1)).containsExactlyInAnyOrder(b.member(2), a.member(4));
     test.assertEveryKeyExpires();
 
     locks(a).release(SPEC, KEY, 1);
@@ -121,7 +122,7 @@ class LockScriptsTest {
     assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(2, first));
     assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(3, first));
     assertThat(redis.zrange(readers, 0, -1)).containsExactlyInAnyOrder(a.member(2), b.member(3));
-    assertThat(redis.lrange(queue, 0, -1)).containsExactly(a.member(4), b.member(5));
+    assertThat(redis.zrange(queue, 0, -1)).containsExactly(a.member(4), b.member(5));
 
     locks(a).release(SPEC, KEY, 2);
     assertThat(a.wakesSoFar(redis)).isEmpty(); // reader 3 still holds: the writer waits
@@ -361,7 +362,7 @@ class LockScriptsTest {
     assertThat(acquire(b, 2, LockMode.READ, true, second)).isEqualTo(Grant.QUEUED);
     long heldBefore = Long.parseLong(redis.hget(state, "writer_until"));
     String since = redis.hget(state, "since:" + a.member(1));
-    long queuedBefore = Long.parseLong(redis.hget(waiters, b.member(2)).split(":")[1]);
+    long queuedBefore = redis.zscore(waiters, b.member(2)).longValue();
 
     Thread.sleep(20);
     assertThat(a.store().renew(List.of(lease(1), lease(77)))).containsExactly(lease(77));
@@ -370,9 +371,8 @@ class LockScriptsTest {
     assertThat(Long.parseLong(redis.hget(state, "writer_until"))).isGreaterThan(heldBefore + 9_000);
     assertThat(redis.hget(state, "since:" + a.member(1))).as("renewal keeps it").isEqualTo(since);
     // renewal keeps the entry's wake-up secret
-    assertThat(redis.hget(waiters, b.member(2))).matches("R:\\d+:[0-9a-f]{32}");
-    assertThat(Long.parseLong(redis.hget(waiters, b.member(2)).split(":")[1]))
-        .isGreaterThan(queuedBefore + 9_000);
+    assertThat(redis.hget(state, "queued:" + b.member(2))).matches("R:[0-9a-f]{32}");
+    assertThat(redis.zscore(waiters, b.member(2)).longValue()).isGreaterThan(queuedBefore + 9_000);
     for (String key : List.of(state, queue, waiters)) { // no reader holds: no readers key
       assertThat(redis.pttl(key)).as("PTTL of %s", key).isGreaterThan(9_000);
     }

@@ -118,7 +118,7 @@ class LostReplyTest {
         .isInstanceOf(StoreException.class);
 
     assertThat(relay.replyDropPending()).isFalse();
-    assertThat(redis.lrange(bulkhead.queue(), 0, -1)).containsExactly(direct.member(3));
+    assertThat(redis.zrange(bulkhead.queue(), 0, -1)).containsExactly(direct.member(3));
     direct.store().permits().release(ONE, 1);
     assertThat(direct.wakesSoFar(redis)).containsExactly(new Wake(3, 0));
     assertThat(redis.zrange(bulkhead.holders(), 0, -1)).containsExactly(direct.member(3));

@@ -1,7 +1,7 @@
 package dev.bulwark.redis;
 
 import dev.bulwark.redis.client.LuaScript;
-import dev.bulwark.redis.client.OutageGate;
+import dev.bulwark.redis.client.RedisOutageGate;
 import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.LockStore;
 import dev.bulwark.spi.PermitStore;
@@ -39,7 +39,7 @@ public final class ModelCheckJvm {
     RedisCalls calls =
         new RedisCalls(
             this::run,
-            new OutageGate("model-checked " + instance, Duration.ZERO, () -> {}),
+            new RedisOutageGate("model-checked " + instance, Duration.ZERO, () -> {}),
             instance,
             "5ec2e7".repeat(5) + "00");
     this.permits = new RedisPermits(calls, test.keys());

@@ -38,8 +38,8 @@ class PermitScriptsTest {
     b = test.open();
     assertThat(a.instance()).matches("[0-9a-f]{16}").isNotEqualTo(b.instance());
     holders = test.prefix() + "{b:" + NAME + "}:holders";
-    queue = test.prefix() + "{b:" + NAME + "}:queue";
-    waiters = test.prefix() + "{b:" + NAME + "}:waiters";
+    queue = test.prefix() + "{b:" + NAME + "}:queue-order";
+    waiters = test.prefix() + "{b:" + NAME + "}:queue-leases";
     state = test.prefix() + "{b:" + NAME + "}:state";
   }
 
@@ -74,20 +74,24 @@ class PermitScriptsTest {
     assertThat(a.store().permits().acquire(ONE, 3, true)).isEqualTo(Grant.QUEUED);
     assertThat(b.store().permits().acquire(ONE, 4, true)).isEqualTo(Grant.QUEUED);
 
-    assertThat(redis.type(queue)).isEqualTo("list");
-    assertThat(redis.lrange(queue, 0, -1)).containsExactly(b.member(2), a.member(3), b.member(4));
-    assertThat(redis.type(waiters)).isEqualTo("hash");
-    assertThat(redis.hgetAll(waiters))
-        .containsOnlyKeys(b.member(2), a.member(3), b.member(4))
-        .allSatisfy((member, entry) -> assertThat(entry).matches("P:\\d+:[0-9a-f]{32}"));
+    // the queue by arrival, the waiters by lease expiry, each one's mode and secret in the state
+    assertThat(redis.type(queue)).isEqualTo("zset");
+    assertThat(redis.zrange(queue, 0, -1)).containsExactly(b.member(2), a.member(3), b.member(4));
+    assertThat(redis.type(waiters)).isEqualTo("zset");
+    assertThat(redis.zrange(waiters, 0, -1))
+        .containsExactlyInAnyOrder(b.member(2), a.member(3), b.member(4));
+    for (String member : List.of(b.member(2), a.member(3), b.member(4))) {
+      assertThat(entry(member)).matches("P:[0-9a-f]{32}");
+    }
     test.assertEveryKeyExpires();
 
     a.store().permits().release(ONE, 1);
     assertThat(b.wakesSoFar(redis)).containsExactly(new Wake(2, 0));
     assertThat(a.wakesSoFar(redis)).isEmpty();
     assertThat(redis.zrange(holders, 0, -1)).containsExactly(b.member(2));
-    assertThat(redis.lrange(queue, 0, -1)).containsExactly(a.member(3), b.member(4));
-    assertThat(redis.hgetAll(waiters)).containsOnlyKeys(a.member(3), b.member(4));
+    assertThat(redis.zrange(queue, 0, -1)).containsExactly(a.member(3), b.member(4));
+    assertThat(redis.zrange(waiters, 0, -1)).containsExactlyInAnyOrder(a.member(3), b.member(4));
+    assertThat(entry(b.member(2))).isNull();
 
     b.store().permits().release(ONE, 2);
     assertThat(a.wakesSoFar(redis)).containsExactly(new Wake(3, 0));
@@ -128,8 +132,13 @@ class PermitScriptsTest {
 
     assertThat(redis.type(state)).isEqualTo("hash");
     assertThat(redis.hgetAll(state))
-        .containsOnlyKeys("since:" + a.member(1), "since:" + b.member(2))
-        .allSatisfy((field, micros) -> assertThat(Long.parseLong(micros)).isBetween(before, after));
+        .containsOnlyKeys("since:" + a.member(1), "since:" + b.member(2), "queued:" + a.member(3))
+        .allSatisfy(
+            (field, value) -> {
+              if (field.startsWith("since:")) {
+                assertThat(Long.parseLong(value)).isBetween(before, after);
+              }
+            });
     String secondSince = redis.hget(state, "since:" + b.member(2));
     test.assertEveryKeyExpires();
 
@@ -193,8 +202,9 @@ class PermitScriptsTest {
 
     assertThat(b.store().permits().cancel(ONE, 2)).isEqualTo(Grant.REJECTED);
 
-    assertThat(redis.lrange(queue, 0, -1)).containsExactly(b.member(3));
-    assertThat(redis.hgetAll(waiters)).containsOnlyKeys(b.member(3));
+    assertThat(redis.zrange(queue, 0, -1)).containsExactly(b.member(3));
+    assertThat(redis.zrange(waiters, 0, -1)).containsExactly(b.member(3));
+    assertThat(entry(b.member(2))).isNull();
     assertThat(b.store().permits().poll(ONE, 2)).isEqualTo(Grant.REJECTED);
 
     a.store().permits().release(ONE, 1);
@@ -279,7 +289,7 @@ class PermitScriptsTest {
     assertThat(redis.zscore(holders, a.member(1)).longValue()).isGreaterThan(heldBefore + 9_000);
     assertThat(queuedExpiry(b.member(2))).isGreaterThan(queuedBefore + 9_000);
     // renewal keeps the entry's wake-up secret
-    assertThat(redis.hget(waiters, b.member(2))).matches("P:\\d+:[0-9a-f]{32}");
+    assertThat(entry(b.member(2))).matches("P:[0-9a-f]{32}");
     assertThat(redis.pttl(holders)).isGreaterThan(9_000);
     assertThat(redis.pttl(queue)).isGreaterThan(9_000);
     assertThat(redis.pttl(waiters)).isGreaterThan(9_000);
@@ -369,6 +379,11 @@ class PermitScriptsTest {
   }
 
   private long queuedExpiry(String member) {
-    return Long.parseLong(redis.hget(waiters, member).split(":")[1]);
+    return redis.zscore(waiters, member).longValue();
+  }
+
+  /** A queued member's mode and wake-up secret, kept in the bulkhead's state hash. */
+  private String entry(String member) {
+    return redis.hget(state, "queued:" + member);
   }
 }

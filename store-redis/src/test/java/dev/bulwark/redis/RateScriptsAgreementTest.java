@@ -6,7 +6,7 @@ import dev.bulwark.RateLimitType;
 import dev.bulwark.core.rate.FixedWindowState;
 import dev.bulwark.core.rate.GcraState;
 import dev.bulwark.core.rate.RateState;
-import dev.bulwark.core.rate.RateStep;
+import dev.bulwark.core.rate.ReservationOutcome;
 import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
@@ -230,9 +230,10 @@ class RateScriptsAgreementTest {
                         Long.toString(windowMicros),
                         Long.toString(call.maxWaitMicros())));
         RateDecision lua = RedisRates.decision(reply);
-        RateStep step = state.reserve(spec, call.micros() * US, call.maxWaitMicros() * US);
-        RateDecision java = step.decision();
-        state = step.next();
+        ReservationOutcome outcome =
+            state.reserve(spec, call.micros() * US, call.maxWaitMicros() * US);
+        RateDecision java = outcome.decision();
+        state = outcome.next();
 
         assertThat(lua.granted()).as("granted, %s", where).isEqualTo(java.granted());
         assertThat(lua.delayNanos() - java.delayNanos())

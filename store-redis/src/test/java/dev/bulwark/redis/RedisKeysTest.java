@@ -26,8 +26,8 @@ class RedisKeysTest {
     assertThat(family)
         .containsExactly(
             "bulwark:{b:legacy-api}:holders",
-            "bulwark:{b:legacy-api}:queue",
-            "bulwark:{b:legacy-api}:waiters",
+            "bulwark:{b:legacy-api}:queue-order",
+            "bulwark:{b:legacy-api}:queue-leases",
             "bulwark:{b:legacy-api}:state");
     family.add(keys.bulkheadDefinition("legacy-api"));
     assertOneTag(family, "b:legacy-api");
@@ -42,11 +42,11 @@ class RedisKeysTest {
           .containsExactly(
               "bulwark:{" + tag + "}:readers",
               "bulwark:{" + tag + "}:state",
-              "bulwark:{" + tag + "}:queue",
-              "bulwark:{" + tag + "}:waiters");
+              "bulwark:{" + tag + "}:queue-order",
+              "bulwark:{" + tag + "}:queue-leases");
       assertOneTag(lock, tag);
       for (String name : lock) {
-        assertThat(name).matches("bulwark:\\{l:accounts:[0-9a-f]{32}\\}:[a-z]+");
+        assertThat(name).matches("bulwark:\\{l:accounts:[0-9a-f]{32}\\}:[a-z-]+");
       }
     }
   }

@@ -131,7 +131,7 @@ class RedisTlsTest {
     wrongPassword.put("bulwark.redis.truststore-password", "not-" + TlsRedisServer.PASSWORD);
     assertThatThrownBy(() -> open(wrongPassword))
         .isInstanceOf(InvalidRedisSettingException.class)
-        .hasMessageContaining("bulwark.redis.truststore='" + server.truststore() + "'")
+        .hasMessageContaining("'bulwark.redis.truststore': '" + server.truststore() + "'")
         .hasMessageContaining("PKCS12")
         .hasMessageNotContaining(TlsRedisServer.PASSWORD);
 
@@ -140,7 +140,7 @@ class RedisTlsTest {
     pemReadAsPkcs12.put("bulwark.redis.truststore", server.caPem().toString());
     assertThatThrownBy(() -> open(pemReadAsPkcs12))
         .isInstanceOf(InvalidRedisSettingException.class)
-        .hasMessageContaining("bulwark.redis.truststore='" + server.caPem() + "'")
+        .hasMessageContaining("'bulwark.redis.truststore': '" + server.caPem() + "'")
         .hasMessageContaining("bulwark.redis.truststore-type")
         .hasMessageNotContaining(TlsRedisServer.PASSWORD);
   }

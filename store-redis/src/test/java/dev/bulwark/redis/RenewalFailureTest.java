@@ -7,7 +7,7 @@ import dev.bulwark.Permit;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.core.engine.LeaseRenewer;
-import dev.bulwark.redis.client.OutageGate;
+import dev.bulwark.redis.client.RedisOutageGate;
 import dev.bulwark.redis.client.RedisSettings;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.BulwarkStoreProvider;
@@ -141,7 +141,10 @@ class RenewalFailureTest {
       RedisClient client, TestRedis test, String instance) {
     RedisCalls calls =
         new RedisCalls(
-            client, new OutageGate("test", Duration.ofSeconds(1), () -> {}), instance, "unused");
+            client,
+            new RedisOutageGate("test", Duration.ofSeconds(1), () -> {}),
+            instance,
+            "unused");
     return new LeaseRenewal(calls, test.keys(), true);
   }
 
@@ -175,7 +178,7 @@ class RenewalFailureTest {
       RedisCalls calls =
           new RedisCalls(
               client,
-              new OutageGate("test", Duration.ofSeconds(1), () -> {}),
+              new RedisOutageGate("test", Duration.ofSeconds(1), () -> {}),
               store.instance(),
               "unused");
       this.renewal = new LeaseRenewal(calls, new RedisKeys(settings.keyPrefix()), true);

@@ -62,8 +62,8 @@ class RetriedCallsTest {
 
     assertThat(permits(b).acquire(ONE, 2, true)).isEqualTo(Grant.QUEUED);
 
-    assertThat(redis.lrange(bulkhead.queue(), 0, -1)).containsExactly(b.member(2));
-    assertThat(redis.hkeys(bulkhead.waiters())).containsExactly(b.member(2));
+    assertThat(redis.zrange(bulkhead.queue(), 0, -1)).containsExactly(b.member(2));
+    assertThat(redis.zrange(bulkhead.waiters(), 0, -1)).containsExactly(b.member(2));
   }
 
   /** The reported fault, end to end: a granted acquire re-sent, then the release, twice. */
@@ -81,7 +81,7 @@ class RetriedCallsTest {
     permits(a).release(ONE, 1); // re-sent: a holds nothing any more
 
     assertThat(redis.zrange(bulkhead.holders(), 0, -1)).containsExactly(b.member(2));
-    assertThat(redis.lrange(bulkhead.queue(), 0, -1)).containsExactly(b.member(3));
+    assertThat(redis.zrange(bulkhead.queue(), 0, -1)).containsExactly(b.member(3));
     assertThat(a.wakesSoFar(redis)).isEmpty();
     assertThat(b.wakesSoFar(redis)).isEmpty();
   }
@@ -107,7 +107,7 @@ class RetriedCallsTest {
     assertThat(locks(a).acquire(LOCK, KEY, LockMode.READ, 1, true)).isEqualTo(first);
 
     assertThat(redis.zrange(lock.readers(), 0, -1)).containsExactly(a.member(1));
-    assertThat(redis.lrange(lock.queue(), 0, -1)).containsExactly(b.member(2));
+    assertThat(redis.zrange(lock.queue(), 0, -1)).containsExactly(b.member(2));
   }
 
   @Test
@@ -117,8 +117,8 @@ class RetriedCallsTest {
 
     assertThat(locks(b).acquire(LOCK, KEY, LockMode.READ, 2, true)).isEqualTo(Grant.QUEUED);
 
-    assertThat(redis.lrange(lock.queue(), 0, -1)).containsExactly(b.member(2));
-    assertThat(redis.hkeys(lock.waiters())).containsExactly(b.member(2));
+    assertThat(redis.zrange(lock.queue(), 0, -1)).containsExactly(b.member(2));
+    assertThat(redis.zrange(lock.waiters(), 0, -1)).containsExactly(b.member(2));
   }
 
   @Test
@@ -139,7 +139,7 @@ class RetriedCallsTest {
 
     assertThat(redis.hget(lock.state(), "writer")).isEqualTo(b.member(2));
     assertThat(redis.hget(lock.state(), "fence")).isEqualTo(Long.toString(handOver.get(0).token()));
-    assertThat(redis.lrange(lock.queue(), 0, -1)).containsExactly(b.member(3));
+    assertThat(redis.zrange(lock.queue(), 0, -1)).containsExactly(b.member(3));
     assertThat(a.wakesSoFar(redis)).isEmpty();
     assertThat(b.wakesSoFar(redis)).isEmpty();
   }

@@ -27,11 +27,9 @@ class StrictRedisSettingsTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        // a boolean is true or false: anything else once meant plaintext
-        "ssl | yes",
-        "ssl | on",
-        "ssl | 1",
+        // a boolean is one MicroProfile Config takes: anything else must not mean plaintext
         "ssl | ture",
+        "ssl | sure",
         "ssl | true false",
         // whole numbers: no sign, no garbage, no overflow, no zero
         "pool-size | 32x",
@@ -45,6 +43,7 @@ class StrictRedisSettingsTest {
         "connect-timeout | 1500us",
         "connect-timeout | 30d",
         "reconnect-interval | 99999999999999999999",
+        "reconnect-interval | 999999999999999999d",
         "wake-up-check-interval | 2s later",
         "wake-up-check-interval | -5ms",
         // URLs: port, database, nothing the store would ignore
@@ -75,7 +74,7 @@ class StrictRedisSettingsTest {
     config.put("bulwark.redis." + key, value);
     assertThatThrownBy(() -> settings(config))
         .isInstanceOf(InvalidRedisSettingException.class)
-        .hasMessageContaining("bulwark.redis." + key + "='" + value + "'")
+        .hasMessageContaining("'bulwark.redis." + key + "': '" + value + "'")
         .hasMessageNotContaining(PASSWORD);
   }
 
@@ -184,6 +183,12 @@ class StrictRedisSettingsTest {
         .isInstanceOf(InvalidRedisSettingException.class)
         .hasMessageContaining(namedKey)
         .hasMessageNotContaining(PASSWORD);
+  }
+
+  @ParameterizedTest(name = "ssl={0}")
+  @CsvSource({"yes", "on", "1", "Y", "TRUE"})
+  void sslTakesEveryTrueMicroProfileConfigTakes(String on) {
+    assertThat(settings(Map.of("bulwark.redis.ssl", on)).ssl()).isTrue();
   }
 
   private static RedisSettings settings(Map<String, String> map) {

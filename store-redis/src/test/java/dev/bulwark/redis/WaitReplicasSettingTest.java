@@ -47,7 +47,7 @@ class WaitReplicasSettingTest {
   void aBadValueIsRejectedNamingItsKey(String key, String value) {
     assertThatThrownBy(() -> settings(Map.of("bulwark.redis." + key, value)))
         .isInstanceOf(InvalidRedisSettingException.class)
-        .hasMessageContaining("bulwark.redis." + key + "='" + value + "'");
+        .hasMessageContaining("'bulwark.redis." + key + "': '" + value + "'");
   }
 
   private static RedisSettings settings(Map<String, String> map) {

@@ -204,17 +204,21 @@ public final class DefinitionResolver {
       if (found.isEmpty()) {
         return true;
       }
-      String raw = found.get().raw().toLowerCase(Locale.ROOT);
       if (found.get().key().equals(MemberSource.FT_NON_FALLBACK_ENABLED)) {
-        // MicroProfile FT's key, read as a boolean by MicroProfile Config: 1, yes, y, on are true
+        // MicroProfile FT's own key, which FT reads through MicroProfile Config's converter:
+        // whatever it does not take as true is false, never an error
         sources.put("enabled", found.get().key());
-        return List.of("true", "1", "yes", "y", "on").contains(raw);
+        return List.of("true", "1", "yes", "y", "on")
+            .contains(found.get().raw().trim().toLowerCase(Locale.ROOT));
       }
-      if (!raw.equals("true") && !raw.equals("false")) {
-        throw invalid("enabled", "'" + found.get().raw() + "' is not true or false", found.get());
+      boolean enabled;
+      try {
+        enabled = SettingReader.parseBoolean(found.get().raw());
+      } catch (IllegalArgumentException e) {
+        throw invalid("enabled", e.getMessage(), found.get());
       }
       sources.put("enabled", found.get().key());
-      return Boolean.parseBoolean(raw);
+      return enabled;
     }
 
     int positiveInt(String member) {
@@ -222,12 +226,9 @@ public final class DefinitionResolver {
       int value;
       if (found.isPresent()) {
         try {
-          if (!found.get().raw().chars().allMatch(Character::isDigit)) {
-            throw new NumberFormatException(); // no sign, no blanks: a typo is not a number
-          }
-          value = Integer.parseInt(found.get().raw());
-        } catch (NumberFormatException e) {
-          throw invalid(member, "'" + found.get().raw() + "' is not a whole number", found.get());
+          value = SettingReader.parseInt(found.get().raw(), 0, Integer.MAX_VALUE);
+        } catch (IllegalArgumentException e) {
+          throw invalid(member, e.getMessage(), found.get());
         }
         sources.put(member, found.get().key());
       } else {
@@ -260,7 +261,7 @@ public final class DefinitionResolver {
       try {
         if (found.isPresent()) {
           where = found.get().key();
-          value = Durations.parse(found.get().raw(), unit);
+          value = SettingReader.parseDuration(found.get().raw(), unit);
         } else {
           where = annotationSource();
           value = Durations.of((Long) annotation.member(member), unit);

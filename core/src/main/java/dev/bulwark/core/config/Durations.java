@@ -21,11 +21,11 @@ public final class Durations {
    */
   public static Duration parse(String text, ChronoUnit bareUnit) {
     String value = text.trim();
-    if (value.matches("\\d+")) {
+    if (value.matches("\\d{1,18}")) {
       return of(Long.parseLong(value), bareUnit);
     }
     Matcher shortForm = SHORT.matcher(value.toLowerCase(Locale.ROOT));
-    if (shortForm.matches()) {
+    if (shortForm.matches() && shortForm.group(1).length() <= 18) { // longer overflows a long
       return of(Long.parseLong(shortForm.group(1)), unitOf(shortForm.group(2)));
     }
     if (value.length() > 1 && (value.charAt(0) == 'P' || value.charAt(0) == 'p')) {

@@ -24,7 +24,7 @@ final class AsyncCall {
    *     (the synchronous part of it, on the thread that invokes it)
    */
   static <T> CompletableFuture<T> run(
-      LimitStep chain,
+      LimitLink chain,
       String key,
       LockMode mode,
       long maxWaitNanos,
@@ -48,7 +48,7 @@ final class AsyncCall {
 
   /** Admits one call and hands its permit, as {@code view} shows it, to the caller's stage. */
   static <P> CompletableFuture<P> admit(
-      LimitStep chain,
+      LimitLink chain,
       String key,
       LockMode mode,
       long maxWaitNanos,

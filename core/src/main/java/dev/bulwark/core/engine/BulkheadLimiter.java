@@ -18,7 +18,7 @@ public final class BulkheadLimiter {
 
   private final BulkheadDefinition definition;
   private final PermitSpec spec;
-  private final LimitStep chain;
+  private final LimitLink chain;
   private final LimitEvents events;
   private final PermitStore store;
   private final long waitNanos;
@@ -26,7 +26,7 @@ public final class BulkheadLimiter {
   BulkheadLimiter(
       BulkheadDefinition definition,
       PermitSpec spec,
-      LimitStep chain,
+      LimitLink chain,
       LimitEvents events,
       PermitStore store) {
     this.definition = definition;
@@ -45,7 +45,7 @@ public final class BulkheadLimiter {
     return spec;
   }
 
-  LimitStep chain() {
+  LimitLink chain() {
     return chain;
   }
 

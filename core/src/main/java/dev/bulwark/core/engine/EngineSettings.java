@@ -1,7 +1,7 @@
 package dev.bulwark.core.engine;
 
 import dev.bulwark.core.config.ConfigLookup;
-import dev.bulwark.core.config.InvalidDefinitionException;
+import dev.bulwark.core.config.SettingReader;
 import dev.bulwark.core.local.LocalStoreProvider;
 import java.util.Locale;
 
@@ -13,21 +13,10 @@ public record EngineSettings(boolean enabled, String storeId, FailurePolicy fail
   public static final String FAILURE_POLICY = "bulwark.failure-policy";
 
   public static EngineSettings from(ConfigLookup config) {
-    String enabled = config.get(ENABLED).map(String::trim).orElse("true").toLowerCase(Locale.ROOT);
-    if (!enabled.equals("true") && !enabled.equals("false")) {
-      throw new InvalidDefinitionException(
-          "Invalid config key '" + ENABLED + "': '" + enabled + "' is not true or false");
-    }
-    String store =
-        config.get(STORE).map(String::trim).orElse(LocalStoreProvider.ID).toLowerCase(Locale.ROOT);
-    FailurePolicy policy;
-    try {
-      policy =
-          config.get(FAILURE_POLICY).map(FailurePolicy::parse).orElse(FailurePolicy.FAIL_CLOSED);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidDefinitionException(
-          "Invalid config key '" + FAILURE_POLICY + "': " + e.getMessage(), e);
-    }
-    return new EngineSettings(Boolean.parseBoolean(enabled), store, policy);
+    SettingReader read = SettingReader.of(config);
+    return new EngineSettings(
+        read.bool(ENABLED).orElse(true),
+        read.text(STORE).orElse(LocalStoreProvider.ID).toLowerCase(Locale.ROOT),
+        read.value(FAILURE_POLICY, FailurePolicy::parse).orElse(FailurePolicy.FAIL_CLOSED));
   }
 }

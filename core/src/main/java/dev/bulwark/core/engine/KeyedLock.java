@@ -20,7 +20,7 @@ import java.util.concurrent.CompletionStage;
 public final class KeyedLock {
 
   private final LockDefinition definition;
-  private final LimitStep chain;
+  private final LimitLink chain;
   private final LimitEvents events;
   private final LockSpec spec;
   private final LockStore store;
@@ -28,7 +28,7 @@ public final class KeyedLock {
 
   KeyedLock(
       LockDefinition definition,
-      LimitStep chain,
+      LimitLink chain,
       LimitEvents events,
       LockSpec spec,
       LockStore store) {

@@ -45,44 +45,44 @@ final class LimitChains {
     return new LimitEvents(type, name, listener);
   }
 
-  LimitStep bulkhead(BulkheadDefinition definition, PermitSpec spec, LimitEvents events) {
-    LimitStep store = new PermitStep(definition, spec, access, events);
-    LimitStep local =
-        localAccess == null ? null : new PermitStep(definition, spec, localAccess, events);
+  LimitLink bulkhead(BulkheadDefinition definition, PermitSpec spec, LimitEvents events) {
+    LimitLink store = new PermitLink(definition, spec, access, events);
+    LimitLink local =
+        localAccess == null ? null : new PermitLink(definition, spec, localAccess, events);
     return observed(withPolicy(store, local, events), events);
   }
 
-  LimitStep rateLimit(RateLimitDefinition definition, RateSpec spec, LimitEvents events) {
-    LimitStep store =
-        new RateStep(definition, spec, access.store().rates(), events, access.async());
-    LimitStep local =
+  LimitLink rateLimit(RateLimitDefinition definition, RateSpec spec, LimitEvents events) {
+    LimitLink store =
+        new RateLink(definition, spec, access.store().rates(), events, access.async());
+    LimitLink local =
         localAccess == null
             ? null
-            : new RateStep(
+            : new RateLink(
                 definition, spec, localAccess.store().rates(), events, localAccess.async());
     return observed(withPolicy(store, local, events), events);
   }
 
-  LimitStep lock(LockDefinition definition, LockSpec spec, LimitEvents events) {
-    LimitStep store = new LockStep(definition, spec, access, events);
-    LimitStep local =
-        localAccess == null ? null : new LockStep(definition, spec, localAccess, events);
-    LimitStep guarded = observed(withPolicy(store, local, events), events);
-    return new ReentrantLockStep(new LockContextStep(guarded), definition.name());
+  LimitLink lock(LockDefinition definition, LockSpec spec, LimitEvents events) {
+    LimitLink store = new LockLink(definition, spec, access, events);
+    LimitLink local =
+        localAccess == null ? null : new LockLink(definition, spec, localAccess, events);
+    LimitLink guarded = observed(withPolicy(store, local, events), events);
+    return new ReentrantLockLink(new LockContextLink(guarded), definition.name());
   }
 
   /**
    * The failure policy around a store link; none for the local store, which lives in this JVM and
    * cannot be unreachable.
    */
-  private LimitStep withPolicy(LimitStep store, LimitStep local, LimitEvents events) {
+  private LimitLink withPolicy(LimitLink store, LimitLink local, LimitEvents events) {
     return access.store() instanceof LocalStore
         ? store
-        : new FailurePolicyStep(store, policy, local, events, outage);
+        : new FailurePolicyLink(store, policy, local, events, outage);
   }
 
-  private LimitStep observed(LimitStep inner, LimitEvents events) {
-    LimitStep counted = new CountingStep(inner, events.stats());
-    return events.listening() ? new EventStep(counted, events) : counted;
+  private LimitLink observed(LimitLink inner, LimitEvents events) {
+    LimitLink counted = new CountingLink(inner, events.stats());
+    return events.listening() ? new EventLink(counted, events) : counted;
   }
 }

@@ -50,7 +50,7 @@ public final class LimitEvents {
     return name;
   }
 
-  // granted, rejected and released are fired only by EventStep, which exists only when listening
+  // granted, rejected and released are fired only by EventLink, which exists only when listening
 
   void granted(String key, long waitedNanos) {
     fire(new Granted(type, name, key, Duration.ofNanos(waitedNanos)));

@@ -14,7 +14,7 @@ public final class RateLimiter {
 
   private final RateLimitDefinition definition;
   private final RateSpec spec;
-  private final LimitStep chain;
+  private final LimitLink chain;
   private final LimitEvents events;
   private final RateStore store;
   private final long waitNanos;
@@ -22,7 +22,7 @@ public final class RateLimiter {
   RateLimiter(
       RateLimitDefinition definition,
       RateSpec spec,
-      LimitStep chain,
+      LimitLink chain,
       LimitEvents events,
       RateStore store) {
     this.definition = definition;

@@ -9,7 +9,7 @@ import java.util.Iterator;
 
 /**
  * The locks each thread holds, innermost last: the engine pushes and pops them ({@link
- * LockContextStep}), {@link LockContext} reads them through {@link HeldLocks}.
+ * LockContextLink}), {@link LockContext} reads them through {@link HeldLocks}.
  */
 public final class ThreadLocks implements HeldLocks {
 

@@ -2,7 +2,7 @@ package dev.bulwark.core.local;
 
 import dev.bulwark.RateLimitSnapshot;
 import dev.bulwark.core.rate.RateState;
-import dev.bulwark.core.rate.RateStep;
+import dev.bulwark.core.rate.ReservationOutcome;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.RateStore;
@@ -31,8 +31,8 @@ final class LocalRates implements RateStore {
   }
 
   /**
-   * The state of one name, replaced whole by each reservation. Under the lock every step extends
-   * the newest state, which is what keeps a rolling log's appends in place.
+   * The state of one name, replaced whole by each reservation. Under the lock every reservation
+   * extends the newest state, which is what keeps a rolling log's appends in place.
    */
   private static final class Limit {
 
@@ -47,9 +47,9 @@ final class LocalRates implements RateStore {
     }
 
     synchronized RateDecision reserve(RateSpec spec, long maxWaitNanos) {
-      RateStep step = state.reserve(spec, LocalClock.nowNanos(), maxWaitNanos);
-      state = step.next();
-      return step.decision();
+      ReservationOutcome outcome = state.reserve(spec, LocalClock.nowNanos(), maxWaitNanos);
+      state = outcome.next();
+      return outcome.decision();
     }
   }
 }

@@ -46,7 +46,7 @@ public record FixedWindowState(long window, long count) implements RateState {
   }
 
   @Override
-  public RateStep reserve(RateSpec spec, long now, long maxWait) {
+  public ReservationOutcome reserve(RateSpec spec, long now, long maxWait) {
     if (spec.type() != RateLimitType.FIXED) {
       return RateState.initial(spec.type()).reserve(spec, now, maxWait);
     }
@@ -71,9 +71,10 @@ public record FixedWindowState(long window, long count) implements RateState {
     long slotWindow = start + taken / permits;
     long delay = Math.max(0, slotWindow * length - now);
     if (delay > maxWait) {
-      return new RateStep(RateDecision.rejected(delay), this);
+      return new ReservationOutcome(RateDecision.rejected(delay), this);
     }
-    return new RateStep(RateDecision.grantedAfter(delay), new FixedWindowState(start, taken + 1));
+    return new ReservationOutcome(
+        RateDecision.grantedAfter(delay), new FixedWindowState(start, taken + 1));
   }
 
   @Override

@@ -37,7 +37,7 @@ public record GcraState(long theoreticalArrival, long remainder) implements Rate
   }
 
   @Override
-  public RateStep reserve(RateSpec spec, long now, long maxWait) {
+  public ReservationOutcome reserve(RateSpec spec, long now, long maxWait) {
     if (spec.type() != RateLimitType.SMOOTH) {
       return RateState.initial(spec.type()).reserve(spec, now, maxWait);
     }
@@ -61,9 +61,9 @@ public record GcraState(long theoreticalArrival, long remainder) implements Rate
     // the slot starts one window before the new TAT; rounded up to a whole tick
     long delay = whole - spec.windowNanos() - now + (fraction > 0 ? 1 : 0);
     if (delay > maxWait) {
-      return new RateStep(RateDecision.rejected(delay), this);
+      return new ReservationOutcome(RateDecision.rejected(delay), this);
     }
-    return new RateStep(RateDecision.grantedAfter(delay), new GcraState(whole, fraction));
+    return new ReservationOutcome(RateDecision.grantedAfter(delay), new GcraState(whole, fraction));
   }
 
   @Override

@@ -27,7 +27,7 @@ public sealed interface RateState permits GcraState, FixedWindowState, RollingWi
    * next permit. A state of another type than {@code spec.type()} (a limit whose definition
    * changed) is replaced by a new state of that type.
    */
-  RateStep reserve(RateSpec spec, long now, long maxWait);
+  ReservationOutcome reserve(RateSpec spec, long now, long maxWait);
 
   /**
    * The persistable form, in the order documented on each type: {@link GcraState} two longs, {@link
@@ -43,11 +43,11 @@ public sealed interface RateState permits GcraState, FixedWindowState, RollingWi
   default int available(RateSpec spec, long now) {
     RateState state = this;
     for (int taken = 0; taken < spec.permits(); taken++) {
-      RateStep step = state.reserve(spec, now, 0);
-      if (!step.decision().granted()) {
+      ReservationOutcome outcome = state.reserve(spec, now, 0);
+      if (!outcome.decision().granted()) {
         return taken;
       }
-      state = step.next();
+      state = outcome.next();
     }
     return spec.permits();
   }

@@ -43,7 +43,7 @@ public record RollingWindowState(GrantLog grants) implements RateState {
   }
 
   @Override
-  public RateStep reserve(RateSpec spec, long now, long maxWait) {
+  public ReservationOutcome reserve(RateSpec spec, long now, long maxWait) {
     if (spec.type() != RateLimitType.ROLLING) {
       return RateState.initial(spec.type()).reserve(spec, now, maxWait);
     }
@@ -64,10 +64,11 @@ public record RollingWindowState(GrantLog grants) implements RateState {
     }
     long delay = at - now;
     if (delay > maxWait) {
-      return new RateStep(
+      return new ReservationOutcome(
           RateDecision.rejected(delay), expired == 0 ? this : new RollingWindowState(log));
     }
-    return new RateStep(RateDecision.grantedAfter(delay), new RollingWindowState(log.append(at)));
+    return new ReservationOutcome(
+        RateDecision.grantedAfter(delay), new RollingWindowState(log.append(at)));
   }
 
   /**

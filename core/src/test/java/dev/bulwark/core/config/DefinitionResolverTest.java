@@ -347,7 +347,7 @@ class DefinitionResolverTest {
     assertThat(off.sources()).containsEntry("enabled", "MP_Fault_Tolerance_NonFallback_Enabled");
   }
 
-  /** MicroProfile Config's boolean converter reads this key, so whatever it accepts works. */
+  /** MicroProfile Config's boolean converter reads FT's key, so whatever it accepts works. */
   @Test
   void microProfileNonFallbackSwitchTakesEveryBooleanMicroProfileConfigAccepts() throws Exception {
     for (String on : new String[] {"1", "yes", "Y", "on", "TRUE"}) {
@@ -356,6 +356,20 @@ class DefinitionResolverTest {
     for (String off : new String[] {"0", "no", "off", "false", "nonsense"}) {
       assertThat(enabled(Map.of("MP_Fault_Tolerance_NonFallback_Enabled", off))).as(off).isFalse();
     }
+  }
+
+  /** Bulwark's own keys take the same booleans, and refuse anything else, naming the key. */
+  @Test
+  void enabledTakesEveryBooleanMicroProfileConfigTakes() throws Exception {
+    for (String on : new String[] {"true", "TRUE", "1", "yes", "Y", "on"}) {
+      assertThat(enabled(Map.of("DistributedBulkhead/enabled", on))).as(on).isTrue();
+    }
+    for (String off : new String[] {"false", "False", "0", "no", "N", "OFF"}) {
+      assertThat(enabled(Map.of("DistributedBulkhead/enabled", off))).as(off).isFalse();
+    }
+    assertThatThrownBy(() -> enabled(Map.of("DistributedBulkhead/enabled", "nope")))
+        .hasMessageContaining("config key 'DistributedBulkhead/enabled'")
+        .hasMessageContaining("'nope' is not a boolean");
   }
 
   private static boolean enabled(Map<String, String> config) throws Exception {

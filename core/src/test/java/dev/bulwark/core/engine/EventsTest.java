@@ -230,8 +230,8 @@ class EventsTest {
             BulwarkEngine.start(
                 ConfigLookup.of(Map.of("bulwark.store", SwitchableStore.ID)),
                 List.of(SwitchableStore.provider(new SwitchableStore[1])))) {
-      assertThat(withListener.bulkhead(BULKHEAD).chain()).isInstanceOf(EventStep.class);
-      assertThat(without.bulkhead(BULKHEAD).chain()).isInstanceOf(CountingStep.class);
+      assertThat(withListener.bulkhead(BULKHEAD).chain()).isInstanceOf(EventLink.class);
+      assertThat(without.bulkhead(BULKHEAD).chain()).isInstanceOf(CountingLink.class);
     }
   }
 

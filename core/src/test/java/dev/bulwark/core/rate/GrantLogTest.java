@@ -30,9 +30,9 @@ class GrantLogTest {
     int copies = 0;
     int granted = 0;
     for (int i = 0; i < calls; i++) {
-      RateStep step = state.reserve(spec, START + i * spacing, 0);
-      RollingWindowState next = (RollingWindowState) step.next();
-      if (step.decision().equals(RateDecision.NOW)) {
+      ReservationOutcome outcome = state.reserve(spec, START + i * spacing, 0);
+      RollingWindowState next = (RollingWindowState) outcome.next();
+      if (outcome.decision().equals(RateDecision.NOW)) {
         granted++;
       }
       if (!next.grants().sharesStorageWith(state.grants())) {

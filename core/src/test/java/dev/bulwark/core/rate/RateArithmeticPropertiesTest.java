@@ -35,16 +35,16 @@ class RateArithmeticPropertiesTest {
   /** A definition and calls on it, the first at {@code start}. */
   record Scenario(RateSpec spec, long start, List<Call> calls) {
 
-    /** Runs the calls from the initial state; returns every step's time and decision. */
+    /** Runs the calls from the initial state; returns every reservation's time and decision. */
     List<Taken> run() {
       List<Taken> taken = new ArrayList<>();
       RateState state = RateState.initial(spec.type());
       long now = start;
       for (Call call : calls) {
         now += call.gap();
-        RateStep step = state.reserve(spec, now, call.maxWait());
-        taken.add(new Taken(now, call.maxWait(), step.decision(), state, step.next()));
-        state = step.next();
+        ReservationOutcome outcome = state.reserve(spec, now, call.maxWait());
+        taken.add(new Taken(now, call.maxWait(), outcome.decision(), state, outcome.next()));
+        state = outcome.next();
       }
       return taken;
     }
@@ -157,14 +157,14 @@ class RateArithmeticPropertiesTest {
     long now = START + offset;
     RateState state = RateState.initial(RateLimitType.SMOOTH);
     for (int k = 0; k < 3 * spec.permits() + 5; k++) {
-      RateStep step = state.reserve(spec, now, Long.MAX_VALUE);
+      ReservationOutcome outcome = state.reserve(spec, now, Long.MAX_VALUE);
       // slot k lies (k + 1 - permits) emission intervals ahead: never earlier, not a tick later
       long exact = Math.max(0, (k + 1 - spec.permits()) * spec.windowNanos());
       long slot = exact / spec.permits() + (exact % spec.permits() == 0 ? 0 : 1);
-      assertThat(step.decision())
+      assertThat(outcome.decision())
           .as("reservation %s on %s", k, spec)
           .isEqualTo(RateDecision.grantedAfter(slot));
-      state = step.next();
+      state = outcome.next();
     }
   }
 
@@ -220,12 +220,12 @@ class RateArithmeticPropertiesTest {
     RateState b = restored;
     for (Call call : next.calls()) {
       now += call.gap() % (4 * spec.windowNanos());
-      RateStep stepA = a.reserve(spec, now, call.maxWait() % (4 * spec.windowNanos()));
-      RateStep stepB = b.reserve(spec, now, call.maxWait() % (4 * spec.windowNanos()));
-      assertThat(stepB.decision()).isEqualTo(stepA.decision());
-      assertThat(stepB.next()).isEqualTo(stepA.next());
-      a = stepA.next();
-      b = stepB.next();
+      ReservationOutcome outcomeA = a.reserve(spec, now, call.maxWait() % (4 * spec.windowNanos()));
+      ReservationOutcome outcomeB = b.reserve(spec, now, call.maxWait() % (4 * spec.windowNanos()));
+      assertThat(outcomeB.decision()).isEqualTo(outcomeA.decision());
+      assertThat(outcomeB.next()).isEqualTo(outcomeA.next());
+      a = outcomeA.next();
+      b = outcomeB.next();
     }
   }
 
@@ -240,11 +240,11 @@ class RateArithmeticPropertiesTest {
     assertThat(state.available(spec, now)).as("available() takes nothing").isEqualTo(available);
     RateState taking = state;
     for (int i = 0; i < available; i++) {
-      RateStep step = taking.reserve(spec, now, 0);
-      assertThat(step.decision())
+      ReservationOutcome outcome = taking.reserve(spec, now, 0);
+      assertThat(outcome.decision())
           .as("reservation %s of %s available", i + 1, available)
           .isEqualTo(RateDecision.NOW);
-      taking = step.next();
+      taking = outcome.next();
     }
     assertThat(taking.available(spec, now)).as("none left after taking them").isZero();
     if (available < spec.permits()) {

@@ -37,12 +37,12 @@ class RateStatePersistenceTest {
       RateState a = state;
       RateState b = restored;
       for (int k = 1; k <= 5; k++) {
-        RateStep stepA = a.reserve(spec, now + k * 40 * MS, 300 * MS);
-        RateStep stepB = b.reserve(spec, now + k * 40 * MS, 300 * MS);
-        original.add(stepA.decision());
-        fromRow.add(stepB.decision());
-        a = stepA.next();
-        b = stepB.next();
+        ReservationOutcome outcomeA = a.reserve(spec, now + k * 40 * MS, 300 * MS);
+        ReservationOutcome outcomeB = b.reserve(spec, now + k * 40 * MS, 300 * MS);
+        original.add(outcomeA.decision());
+        fromRow.add(outcomeB.decision());
+        a = outcomeA.next();
+        b = outcomeB.next();
       }
       assertThat(fromRow).isEqualTo(original);
       assertThat(b).isEqualTo(a);

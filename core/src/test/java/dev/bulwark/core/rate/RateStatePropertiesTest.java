@@ -42,13 +42,13 @@ class RateStatePropertiesTest {
       for (int i = 0; i < 500; i++) {
         now += (long) (random.nextDouble() * random.nextDouble() * spec.windowNanos() / 2);
         long maxWait = random.nextInt(3) == 0 ? random.nextLong(2 * spec.windowNanos()) : 0;
-        RateStep step = state.reserve(spec, now, maxWait);
-        checkDecision(step.decision(), maxWait, seed);
-        checkNeverBack(state, step.next(), seed);
-        if (step.decision().granted()) {
-          slots.add(now + step.decision().delayNanos());
+        ReservationOutcome outcome = state.reserve(spec, now, maxWait);
+        checkDecision(outcome.decision(), maxWait, seed);
+        checkNeverBack(state, outcome.next(), seed);
+        if (outcome.decision().granted()) {
+          slots.add(now + outcome.decision().delayNanos());
         }
-        state = step.next();
+        state = outcome.next();
       }
       slots.sort(null);
       if (type == RateLimitType.ROLLING) {
@@ -94,10 +94,10 @@ class RateStatePropertiesTest {
           now += (long) (random.nextDouble() * random.nextDouble() * spec.windowNanos() / 2);
         }
         long maxWait = random.nextInt(3) == 0 ? random.nextLong(2 * spec.windowNanos()) : 0;
-        RateStep step = state.reserve(spec, now, maxWait);
-        checkDecision(step.decision(), maxWait, seed);
-        checkNeverBack(state, step.next(), seed);
-        state = step.next();
+        ReservationOutcome outcome = state.reserve(spec, now, maxWait);
+        checkDecision(outcome.decision(), maxWait, seed);
+        checkNeverBack(state, outcome.next(), seed);
+        state = outcome.next();
       }
     }
   }

@@ -21,7 +21,7 @@ class RateStateTest {
     return new RateSpec("test", type, 5, SECOND);
   }
 
-  /** One limit's state as a store keeps it: replaced by the next state of every step. */
+  /** One limit's state as a store keeps it: replaced by the next state of every reservation. */
   static final class Limit {
 
     RateState state;
@@ -31,9 +31,9 @@ class RateStateTest {
     }
 
     RateDecision reserve(RateSpec spec, long now, long maxWait) {
-      RateStep step = state.reserve(spec, now, maxWait);
-      state = step.next();
-      return step.decision();
+      ReservationOutcome outcome = state.reserve(spec, now, maxWait);
+      state = outcome.next();
+      return outcome.decision();
     }
   }
 
@@ -158,12 +158,12 @@ class RateStateTest {
     RateSpec spec = new RateSpec("test", RateLimitType.SMOOTH, 3, SECOND);
     RateState state = RateState.initial(spec.type());
     for (int i = 0; i < 3000; i++) {
-      RateStep step = state.reserve(spec, START, Long.MAX_VALUE);
-      assertThat(step.decision().granted()).isTrue();
-      state = step.next();
+      ReservationOutcome outcome = state.reserve(spec, START, Long.MAX_VALUE);
+      assertThat(outcome.decision().granted()).isTrue();
+      state = outcome.next();
     }
     assertThat(state).isEqualTo(new GcraState(START + 1000 * SECOND, 0));
-    RateStep after = state.reserve(spec, START, Long.MAX_VALUE);
+    ReservationOutcome after = state.reserve(spec, START, Long.MAX_VALUE);
     // the slot of permit 3001 starts 999 s + 1/3 interval after START, rounded up to a whole ns
     assertThat(after.decision().delayNanos()).isEqualTo(999 * SECOND + 333_333_334);
     assertThat(after.next()).isEqualTo(new GcraState(START + 1000 * SECOND + 333_333_333, 1));
@@ -175,9 +175,9 @@ class RateStateTest {
     RateState start = RateState.initial(spec.type());
     RateState one = start.reserve(spec, START, 0).next();
     long[] before = one.toLongs();
-    RateStep newer = one.reserve(spec, START + MS, 0);
-    // the same state asked again at another instant: the newer step did not change it
-    RateStep branch = one.reserve(spec, START + 2 * MS, 0);
+    ReservationOutcome newer = one.reserve(spec, START + MS, 0);
+    // the same state asked again at another instant: the newer reservation did not change it
+    ReservationOutcome branch = one.reserve(spec, START + 2 * MS, 0);
     assertThat(one.toLongs()).isEqualTo(before);
     assertThat(newer.next().toLongs()).containsExactly(START, START + MS);
     assertThat(branch.next().toLongs()).containsExactly(START, START + 2 * MS);
@@ -189,10 +189,10 @@ class RateStateTest {
     RateSpec smooth = spec(RateLimitType.SMOOTH);
     RateSpec rolling = spec(RateLimitType.ROLLING);
     RateState gcra = RateState.initial(smooth.type()).reserve(smooth, START, 0).next();
-    RateStep step = gcra.reserve(rolling, START, 0);
-    assertThat(step.decision()).isEqualTo(RateDecision.NOW);
-    assertThat(step.next()).isInstanceOf(RollingWindowState.class);
-    assertThat(step.next().toLongs()).containsExactly(START);
+    ReservationOutcome outcome = gcra.reserve(rolling, START, 0);
+    assertThat(outcome.decision()).isEqualTo(RateDecision.NOW);
+    assertThat(outcome.next()).isInstanceOf(RollingWindowState.class);
+    assertThat(outcome.next().toLongs()).containsExactly(START);
   }
 
   // A server clock that steps back (failover to a lagging node) must not move a state backwards.

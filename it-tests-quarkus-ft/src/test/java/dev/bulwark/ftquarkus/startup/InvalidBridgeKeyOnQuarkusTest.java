@@ -6,14 +6,17 @@ import io.quarkus.test.QuarkusUnitTest;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A MicroProfile FT {@code @Bulkhead} made cluster-wide by config whose Bulwark cap is set by a
- * {@code bulwark.…} key to what is not a number: the Quarkus start fails, naming the method and the
- * key. QuarkusUnitTest builds and starts an application of its own with the bad key.
+ * A MicroProfile FT {@code @Bulkhead} whose bridge switch ({@code …/Bulkhead/distributed}) is set
+ * to what is not a boolean: the Quarkus start fails, naming the method and the key, rather than
+ * reading it as false. QuarkusUnitTest builds and starts an application of its own with the bad
+ * key.
  */
+@Tag("start-failure")
 class InvalidBridgeKeyOnQuarkusTest {
 
   @ApplicationScoped
@@ -25,7 +28,7 @@ class InvalidBridgeKeyOnQuarkusTest {
   }
 
   private static final String METHOD = Capped.class.getName() + "#run";
-  private static final String KEY = "bulwark.bulkhead." + METHOD + ".value";
+  private static final String KEY = Capped.class.getName() + "/run/Bulkhead/distributed";
 
   @RegisterExtension
   static final QuarkusUnitTest QUARKUS =
@@ -37,17 +40,19 @@ class InvalidBridgeKeyOnQuarkusTest {
           // two copies ArC's observer of StartupCheck meets the other copy's package-private method
           .setFlatClassPath(true)
           .overrideConfigKey("bulwark.store", "local")
-          .overrideConfigKey(Capped.class.getName() + "/run/Bulkhead/distributed", "true")
-          .overrideConfigKey(KEY, "ten")
+          .overrideConfigKey(KEY, "maybe")
           .assertException(
               failure ->
                   assertThat(failure)
-                      .hasStackTraceContaining("on " + METHOD + ":")
                       .hasStackTraceContaining(
-                          "from config key '" + KEY + "': 'ten' is not a whole number"));
+                          "Invalid @Bulkhead on "
+                              + METHOD
+                              + ": config key '"
+                              + KEY
+                              + "' = 'maybe' is not true or false"));
 
   @Test
   void theStartFails() {
-    Assertions.fail("Quarkus started with a bulkhead cap that is not a number");
+    Assertions.fail("Quarkus started with a bridge switch that is not a boolean");
   }
 }

@@ -7,6 +7,7 @@ import io.smallrye.faulttolerance.api.RateLimit;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * key, has no cluster-wide equivalent: the Quarkus start fails, naming the method and that key.
  * QuarkusUnitTest builds and starts an application of its own with the bad key.
  */
+@Tag("start-failure")
 class UnmappableRateLimitOnQuarkusTest {
 
   @ApplicationScoped

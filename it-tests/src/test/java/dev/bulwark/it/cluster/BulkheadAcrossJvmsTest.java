@@ -2,6 +2,17 @@ package dev.bulwark.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.it.cluster.harness.ClusterRun;
+import dev.bulwark.it.cluster.harness.Concurrency;
+import dev.bulwark.it.cluster.harness.GuardedOperations;
+import dev.bulwark.it.cluster.harness.KeptHistories;
+import dev.bulwark.it.cluster.harness.Recording;
+import dev.bulwark.it.cluster.harness.StoreUnderTest;
+import dev.bulwark.it.cluster.harness.WorkerOptions;
+import dev.bulwark.it.cluster.harness.WorkerProcesses;
+import dev.bulwark.it.cluster.history.CallRecord;
+import dev.bulwark.it.cluster.history.CapacityRule;
+import dev.bulwark.it.cluster.history.Violations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,14 +23,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 3, scenarios 1 and 2: one {@code @DistributedBulkhead} of 5 shared by four worker JVMs on
- * the Redis store, with callers that wait and with callers that fail fast.
+ * One {@code @DistributedBulkhead} of 5 shared by four worker JVMs, on every shared store (Redis,
+ * the JPA store on PostgreSQL and on MariaDB): with callers that wait (never over the limit, first
+ * come first served) and with callers that fail fast (never over the limit, rejections counted).
  */
 @ExtendWith(KeptHistories.class)
 class BulkheadAcrossJvmsTest {
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("dev.bulwark.it.cluster.Stores#shared")
+  @MethodSource("dev.bulwark.it.cluster.harness.Stores#shared")
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void waitingCallersNeverOvershootAndAreServedInArrivalOrder(StoreUnderTest store) {
     try (ClusterRun run = new ClusterRun("bulkhead-fifo", store)) {
@@ -28,7 +40,7 @@ class BulkheadAcrossJvmsTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("dev.bulwark.it.cluster.Stores#shared")
+  @MethodSource("dev.bulwark.it.cluster.harness.Stores#shared")
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void failFastCallersNeverOvershootAndEveryCallIsAccountedFor(StoreUnderTest store) {
     int value = 5;

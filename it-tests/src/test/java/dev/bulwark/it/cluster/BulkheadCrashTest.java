@@ -2,6 +2,20 @@ package dev.bulwark.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.it.cluster.harness.ClusterRun;
+import dev.bulwark.it.cluster.harness.Concurrency;
+import dev.bulwark.it.cluster.harness.GuardedOperations;
+import dev.bulwark.it.cluster.harness.KeptHistories;
+import dev.bulwark.it.cluster.harness.LiveCounters;
+import dev.bulwark.it.cluster.harness.Recording;
+import dev.bulwark.it.cluster.harness.StoreUnderTest;
+import dev.bulwark.it.cluster.harness.Waiting;
+import dev.bulwark.it.cluster.harness.WorkerOptions;
+import dev.bulwark.it.cluster.harness.WorkerProcesses;
+import dev.bulwark.it.cluster.history.CallRecord;
+import dev.bulwark.it.cluster.history.CapacityRule;
+import dev.bulwark.it.cluster.history.Millis;
+import dev.bulwark.it.cluster.history.Violations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +26,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 3, scenario 3: a JVM that holds 3 of a bulkhead's 5 permits dies by SIGKILL. Its permits
- * must come back when their lease runs out (lease 2 s, so within lease + 1 s of the kill), not
- * before the lease could have run out, and the limit must hold throughout.
+ * A JVM that holds 3 of a bulkhead's 5 permits dies by SIGKILL. Its permits must come back when
+ * their lease runs out (lease 2 s, so within lease + 1 s of the kill), not before the lease could
+ * have run out, and the limit must hold throughout.
  */
 @ExtendWith(KeptHistories.class)
 class BulkheadCrashTest {
@@ -24,7 +38,7 @@ class BulkheadCrashTest {
   private static final Duration LEASE = Duration.ofSeconds(2);
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("dev.bulwark.it.cluster.Stores#shared")
+  @MethodSource("dev.bulwark.it.cluster.harness.Stores#shared")
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void permitsOfAKilledJvmComeBackAfterTheirLeaseAndTheLimitHoldsMeanwhile(StoreUnderTest store) {
     try (ClusterRun run = new ClusterRun("bulkhead-crash", store)) {
@@ -86,9 +100,9 @@ class BulkheadCrashTest {
               recording.outcomes(),
               maxBesideVictim,
               VALUE - VICTIM_HOLDS,
-              firstBack < 0 ? -1 : ClusterRun.millis(firstBack - killed),
+              firstBack < 0 ? -1 : Millis.of(firstBack - killed),
               VICTIM_HOLDS,
-              allBack < 0 ? -1 : ClusterRun.millis(allBack - killed),
+              allBack < 0 ? -1 : Millis.of(allBack - killed),
               LEASE.toMillis(),
               besides.max(),
               counters.maxInside()));

@@ -2,19 +2,32 @@ package dev.bulwark.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.it.cluster.harness.ClusterRun;
+import dev.bulwark.it.cluster.harness.Concurrency;
+import dev.bulwark.it.cluster.harness.GuardedOperations;
+import dev.bulwark.it.cluster.harness.Recording;
+import dev.bulwark.it.cluster.harness.StoreUnderTest;
+import dev.bulwark.it.cluster.harness.WakeUpLag;
+import dev.bulwark.it.cluster.harness.WorkerOptions;
+import dev.bulwark.it.cluster.harness.WorkerProcesses;
+import dev.bulwark.it.cluster.history.CallRecord;
+import dev.bulwark.it.cluster.history.CapacityRule;
+import dev.bulwark.it.cluster.history.FifoRule;
+import dev.bulwark.it.cluster.history.History;
+import dev.bulwark.it.cluster.history.Millis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Issue 3, scenario 1: a bulkhead of 5 shared by 4 JVMs × 8 threads, each call holding its permit
- * 20–50 ms, every caller allowed to wait long enough. Checked: never more than 5 inside (the
- * history's {@link CapacityRule} and the live counter), every call completes, waiters enter in the
- * order they asked (the history's {@link FifoRule}, within {@link #REQUEST_TOLERANCE} and the
- * store's {@link StoreUnderTest#wakeUpSpread()}), on a store that {@link
- * StoreUnderTest#queuesInArrivalOrder() queues in arrival order}. Run on every store; on a Redis
- * Cluster with the same tolerances as on a standalone Redis: each JVM subscribes to its wake-up
- * channel on every primary, so a hand-over reaches the waiter from the node that made it.
+ * A bulkhead of 5 shared by 4 JVMs × 8 threads, each call holding its permit 20–50 ms, every caller
+ * allowed to wait long enough. Checked: never more than 5 inside (the history's {@link
+ * CapacityRule} and the live counter), every call completes, waiters enter in the order they asked
+ * (the history's {@link FifoRule}, within {@link #REQUEST_TOLERANCE} and the store's {@link
+ * StoreUnderTest#wakeUpSpread()}), on a store that {@link StoreUnderTest#queuesInArrivalOrder()
+ * queues in arrival order}. Run on every store; on a Redis Cluster with the same tolerances as on a
+ * standalone Redis: each JVM subscribes to its wake-up channel on every primary, so a hand-over
+ * reaches the waiter from the node that made it.
  */
 final class FairBulkheadScenario {
 
@@ -115,7 +128,7 @@ final class FairBulkheadScenario {
             VALUE,
             recording.stallSummary(),
             FifoRule.worstSlipMillis(waiters),
-            ClusterRun.millis(elapsed),
+            Millis.of(elapsed),
             WakeUpLag.perWorker(waiters, calls)));
 
     // the limit on every store; arrival order where the store queues in it

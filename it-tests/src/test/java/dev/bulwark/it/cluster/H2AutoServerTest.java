@@ -1,5 +1,8 @@
 package dev.bulwark.it.cluster;
 
+import dev.bulwark.it.cluster.harness.ClusterRun;
+import dev.bulwark.it.cluster.harness.JpaUnderTest;
+import dev.bulwark.it.cluster.harness.KeptHistories;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

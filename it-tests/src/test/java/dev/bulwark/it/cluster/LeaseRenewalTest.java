@@ -2,6 +2,17 @@ package dev.bulwark.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.it.cluster.harness.ClusterRun;
+import dev.bulwark.it.cluster.harness.Concurrency;
+import dev.bulwark.it.cluster.harness.GuardedOperations;
+import dev.bulwark.it.cluster.harness.KeptHistories;
+import dev.bulwark.it.cluster.harness.Recording;
+import dev.bulwark.it.cluster.harness.StoreUnderTest;
+import dev.bulwark.it.cluster.harness.WorkerOptions;
+import dev.bulwark.it.cluster.harness.WorkerProcesses;
+import dev.bulwark.it.cluster.history.CallRecord;
+import dev.bulwark.it.cluster.history.CapacityRule;
+import dev.bulwark.it.cluster.history.Millis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +23,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 3, scenario 4: a call three times as long as its lease (lease 1 s, call 3 s, bulkhead of 1)
- * keeps its permit because its JVM renews the lease; the other JVMs, trying all along, never get in
- * beside it — and do get in once it is over.
+ * A call three times as long as its lease (lease 1 s, call 3 s, bulkhead of 1) keeps its permit
+ * because its JVM renews the lease; the other JVMs, trying all along, never get in beside it — and
+ * do get in once it is over.
  */
 @ExtendWith(KeptHistories.class)
 class LeaseRenewalTest {
@@ -23,7 +34,7 @@ class LeaseRenewalTest {
   private static final Duration CALL = Duration.ofSeconds(3);
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("dev.bulwark.it.cluster.Stores#shared")
+  @MethodSource("dev.bulwark.it.cluster.harness.Stores#shared")
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void aCallLongerThanItsLeaseKeepsItsPermitAndNobodySlipsInBesideIt(StoreUnderTest store) {
     try (ClusterRun run = new ClusterRun("lease-renewal", store)) {
@@ -80,7 +91,7 @@ class LeaseRenewalTest {
               "lease renewal: held %.0f ms on a %d ms lease (%s), %d contender calls %s, %d"
                   + " rejected while it ran, %d entered beside it, %d entered after it, max inside"
                   + " %d / live counter %d",
-              ClusterRun.millis(held.exitNanos() - held.enterNanos()),
+              Millis.of(held.exitNanos() - held.enterNanos()),
               LEASE.toMillis(),
               held.outcome(),
               contenders.size(),

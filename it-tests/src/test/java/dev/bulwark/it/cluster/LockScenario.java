@@ -2,17 +2,26 @@ package dev.bulwark.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.it.cluster.harness.ClusterRun;
+import dev.bulwark.it.cluster.harness.Concurrency;
+import dev.bulwark.it.cluster.harness.GuardedOperations;
+import dev.bulwark.it.cluster.harness.Recording;
+import dev.bulwark.it.cluster.harness.WorkerOptions;
+import dev.bulwark.it.cluster.harness.WorkerProcesses;
+import dev.bulwark.it.cluster.history.CallRecord;
+import dev.bulwark.it.cluster.history.FencingRule;
+import dev.bulwark.it.cluster.history.LockExclusionRule;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Issue 3, scenario 6: one {@code @DistributedLock} name used by 3 JVMs × 6 threads on 16 keys, 40
- * % writes, each holding 1–4 ms. Checked per key from the run's history: a writer never overlaps
- * anyone ({@link LockExclusionRule}), and the fencing tokens of write grants strictly increase in
- * grant order ({@link FencingRule}); the live counters saw no violation either. Run on a standalone
- * Redis and on a Redis Cluster.
+ * One {@code @DistributedLock} name used by 3 JVMs × 6 threads on 16 keys, 40 % writes, each
+ * holding 1–4 ms. Checked per key from the run's history: a writer never overlaps anyone ({@link
+ * LockExclusionRule}), and the fencing tokens of write grants strictly increase in grant order
+ * ({@link FencingRule}); the live counters saw no violation either. Run on every shared store, on a
+ * Redis Cluster and on H2's auto-server mode.
  */
 final class LockScenario {
 

@@ -2,6 +2,18 @@ package dev.bulwark.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.it.cluster.harness.ClusterRun;
+import dev.bulwark.it.cluster.harness.GuardedOperations;
+import dev.bulwark.it.cluster.harness.JpaUnderTest;
+import dev.bulwark.it.cluster.harness.KeptHistories;
+import dev.bulwark.it.cluster.harness.LibFaketime;
+import dev.bulwark.it.cluster.harness.Recording;
+import dev.bulwark.it.cluster.harness.RedisUnderTest;
+import dev.bulwark.it.cluster.harness.StoreUnderTest;
+import dev.bulwark.it.cluster.harness.Stores;
+import dev.bulwark.it.cluster.harness.WorkerOptions;
+import dev.bulwark.it.cluster.history.CallRecord;
+import dev.bulwark.it.cluster.history.RateRule;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,11 +27,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 3, scenario 5: a SMOOTH rate limit of 50/s shared by four JVMs that try as fast as they can
- * for 10 s (waiting time 0), one of them with its wall clock jumping ten minutes ahead
- * (libfaketime, from 10 s after that JVM's start on). The store decides on its server's clock
- * (Redis {@code TIME}, the database's), so the grants must follow the limit as if no clock were
- * skewed: burst + 50 × elapsed, within 2 %. Run on every store.
+ * A SMOOTH rate limit of 50/s shared by four JVMs that try as fast as they can for 10 s (waiting
+ * time 0), one of them with its wall clock jumping ten minutes ahead (libfaketime, from 10 s after
+ * that JVM's start on). The store decides on its server's clock (Redis {@code TIME}, the
+ * database's), so the grants must follow the limit as if no clock were skewed: burst + 50 ×
+ * elapsed, within 2 %. Run on every store.
  */
 @ExtendWith(KeptHistories.class)
 class RateLimitAcrossJvmsTest {

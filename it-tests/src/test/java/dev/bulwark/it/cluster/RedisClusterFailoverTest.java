@@ -2,6 +2,18 @@ package dev.bulwark.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.it.cluster.harness.ClusterRun;
+import dev.bulwark.it.cluster.harness.Concurrency;
+import dev.bulwark.it.cluster.harness.GuardedOperations;
+import dev.bulwark.it.cluster.harness.KeptHistories;
+import dev.bulwark.it.cluster.harness.Recording;
+import dev.bulwark.it.cluster.harness.RedisUnderTest;
+import dev.bulwark.it.cluster.harness.Waiting;
+import dev.bulwark.it.cluster.harness.WorkerOptions;
+import dev.bulwark.it.cluster.history.CallRecord;
+import dev.bulwark.it.cluster.history.CapacityRule;
+import dev.bulwark.it.cluster.history.Millis;
+import dev.bulwark.it.cluster.history.Violations;
 import dev.bulwark.it.support.LocalRedisCluster;
 import dev.bulwark.it.support.RedisServerProcess;
 import java.time.Duration;
@@ -132,9 +144,9 @@ class RedisClusterFailoverTest {
               inside.max(),
               run.counters().maxInside(),
               VALUE,
-              ClusterRun.millis(failedOver - failoverBegin),
-              ClusterRun.millis(followed - failedOver),
-              ClusterRun.millis(moved - moveBegin),
+              Millis.of(failedOver - failoverBegin),
+              Millis.of(followed - failedOver),
+              Millis.of(moved - moveBegin),
               summary(before),
               summary(afterFailover),
               summary(afterMove)));
@@ -197,9 +209,9 @@ class RedisClusterFailoverTest {
     }
     return String.format(
         "%.1f/%.1f/%.1f (%d)",
-        ClusterRun.millis(lags[lags.length / 2]),
-        ClusterRun.millis(lags[lags.length * 9 / 10]),
-        ClusterRun.millis(lags[lags.length - 1]),
+        Millis.of(lags[lags.length / 2]),
+        Millis.of(lags[lags.length * 9 / 10]),
+        Millis.of(lags[lags.length - 1]),
         lags.length);
   }
 }

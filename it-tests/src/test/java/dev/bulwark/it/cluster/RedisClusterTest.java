@@ -1,5 +1,8 @@
 package dev.bulwark.it.cluster;
 
+import dev.bulwark.it.cluster.harness.ClusterRun;
+import dev.bulwark.it.cluster.harness.KeptHistories;
+import dev.bulwark.it.cluster.harness.RedisUnderTest;
 import dev.bulwark.it.support.LocalRedisCluster;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -9,9 +12,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue 3, scenario 8: scenarios 1 (fair bulkhead) and 6 (read-write lock) on a Redis Cluster of
- * three masters that the test starts on free ports ({@code bulwark.redis.cluster-nodes}), so the
- * store's keys and scripts must respect hash slots.
+ * The fair bulkhead ({@link FairBulkheadScenario}) and the read-write lock ({@link LockScenario})
+ * on a Redis Cluster of three masters that the test starts on free ports ({@code
+ * bulwark.redis.cluster-nodes}), so the store's keys and scripts must respect hash slots.
  */
 @ExtendWith(KeptHistories.class)
 class RedisClusterTest {

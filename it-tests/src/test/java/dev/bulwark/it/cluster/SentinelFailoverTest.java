@@ -2,6 +2,21 @@ package dev.bulwark.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.it.cluster.harness.ClusterRun;
+import dev.bulwark.it.cluster.harness.Concurrency;
+import dev.bulwark.it.cluster.harness.GuardedOperations;
+import dev.bulwark.it.cluster.harness.KeptHistories;
+import dev.bulwark.it.cluster.harness.LiveCounters;
+import dev.bulwark.it.cluster.harness.Recording;
+import dev.bulwark.it.cluster.harness.RedisUnderTest;
+import dev.bulwark.it.cluster.harness.Waiting;
+import dev.bulwark.it.cluster.harness.WorkerOptions;
+import dev.bulwark.it.cluster.history.CallRecord;
+import dev.bulwark.it.cluster.history.CapacityRule;
+import dev.bulwark.it.cluster.history.FencingRule;
+import dev.bulwark.it.cluster.history.HistoryRule;
+import dev.bulwark.it.cluster.history.LockExclusionRule;
+import dev.bulwark.it.cluster.history.Millis;
 import dev.bulwark.it.support.LocalSentinelGroup;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -193,8 +208,8 @@ class SentinelFailoverTest {
               Math.max(0, Math.max(inside.max(), outcome.counterMax()) - VALUE),
               overlaps.size(),
               outcome.lockViolations(),
-              ClusterRun.millis(promoted - killed),
-              ClusterRun.millis(rejoined - promoted),
+              Millis.of(promoted - killed),
+              Millis.of(rejoined - promoted),
               grantedAfterRejoin));
       // what replication promises: with wait-replicas=1 the history keeps every rule; with 0 the
       // same rules measure what the failover broke

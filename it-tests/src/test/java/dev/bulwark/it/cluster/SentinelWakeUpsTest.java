@@ -2,6 +2,8 @@ package dev.bulwark.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.it.cluster.harness.Waiting;
+import dev.bulwark.it.cluster.history.Millis;
 import dev.bulwark.it.support.LocalSentinelGroup;
 import dev.bulwark.it.support.RedisServerProcess;
 import dev.bulwark.redis.RedisStore;
@@ -72,7 +74,7 @@ class SentinelWakeUpsTest {
         System.out.printf(
             "[sentinel-wake-ups] subscriptions on the new master %.0f ms after its promotion;"
                 + " hand-over heard %.1f ms after the release%n",
-            ClusterRun.millis(followed - promoted), ClusterRun.millis(heard - released));
+            Millis.of(followed - promoted), Millis.of(heard - released));
         assertThat(woken).as("the waiter's wake-up").isEqualTo(2L);
       }
     }

@@ -2,6 +2,24 @@ package dev.bulwark.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.it.cluster.harness.ClusterRun;
+import dev.bulwark.it.cluster.harness.Concurrency;
+import dev.bulwark.it.cluster.harness.GuardedOperations;
+import dev.bulwark.it.cluster.harness.JpaUnderTest;
+import dev.bulwark.it.cluster.harness.KeptHistories;
+import dev.bulwark.it.cluster.harness.Recording;
+import dev.bulwark.it.cluster.harness.RedisRestart;
+import dev.bulwark.it.cluster.harness.RelayCut;
+import dev.bulwark.it.cluster.harness.StoreOutage;
+import dev.bulwark.it.cluster.harness.Stores;
+import dev.bulwark.it.cluster.harness.Waiting;
+import dev.bulwark.it.cluster.harness.WorkerOptions;
+import dev.bulwark.it.cluster.harness.WorkerProcesses;
+import dev.bulwark.it.cluster.history.CallRecord;
+import dev.bulwark.it.cluster.history.CapacityRule;
+import dev.bulwark.it.cluster.history.HistoryRule;
+import dev.bulwark.it.cluster.history.Millis;
+import dev.bulwark.it.cluster.history.Violations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -18,13 +36,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 3, scenario 7, on every store: the store becomes unreachable mid-run and reachable again
- * ({@link StoreOutage}: a Redis of the test's own stops and starts again, empty; a shared database
- * is cut off behind a relay). Three groups of two JVMs run through the same outage, one per failure
- * policy: {@code fail-closed} must throw {@code StoreUnavailableException} while the store is down,
- * {@code fail-open} must let every call through, {@code local} must enforce the limit per JVM;
- * afterwards all three must be back on the store — the cluster-wide limit holds again and the store
- * sees their traffic — without restarting a JVM.
+ * On every store: the store becomes unreachable mid-run and reachable again ({@link StoreOutage}: a
+ * Redis of the test's own stops and starts again, empty; a shared database is cut off behind a
+ * relay). Three groups of two JVMs run through the same outage, one per failure policy: {@code
+ * fail-closed} must throw {@code StoreUnavailableException} while the store is down, {@code
+ * fail-open} must let every call through, {@code local} must enforce the limit per JVM; afterwards
+ * all three must be back on the store — the cluster-wide limit holds again and the store sees their
+ * traffic — without restarting a JVM.
  */
 @ExtendWith(KeptHistories.class)
 class StoreOutageTest {
@@ -186,8 +204,8 @@ class StoreOutageTest {
             outcomes(after),
             all.max(afterFrom, end),
             usedAgain,
-            ClusterRun.millis(down - start),
-            ClusterRun.millis(up - start)));
+            Millis.of(down - start),
+            Millis.of(up - start)));
 
     run.check(recording, rules(policy, goingDown, downFrom, downTo, afterFrom));
     assertThat(before.size()).as(policy + ": calls before the outage").isPositive();

@@ -10,7 +10,7 @@ import dev.bulwark.it.payara.app.Gates;
 import dev.bulwark.it.payara.app.GuardedResource;
 import dev.bulwark.it.payara.app.GuardedService;
 import dev.bulwark.it.payara.app.RateLimitMapper;
-import dev.bulwark.metrics.mp.MpMetricNames;
+import dev.bulwark.metrics.mp.MpMetricsRecorder;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,7 +62,7 @@ class PayaraOperationsTest {
                 RateLimitMapper.class)
             .addAsLibraries(
                 BulwarkWar.library("bulwark-health", StoreReadiness.class),
-                BulwarkWar.library("bulwark-metrics-mp", MpMetricNames.class));
+                BulwarkWar.library("bulwark-metrics-mp", MpMetricsRecorder.class));
     Path file = BulwarkWar.export(war, PayaraMicroTest.workDirectory());
     client =
         HttpClient.newBuilder()

@@ -1,14 +1,10 @@
 package dev.bulwark.metrics.micrometer;
 
-import dev.bulwark.cdi.BulwarkRuntime;
-import dev.bulwark.event.BulwarkEvent;
-import dev.bulwark.event.BulwarkListener;
+import dev.bulwark.cdi.MetricsListenerBean;
+import dev.bulwark.core.metrics.MetricsRecorder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
@@ -18,26 +14,13 @@ import jakarta.inject.Inject;
  * there is none. Having this module on the class path is all it takes.
  */
 @ApplicationScoped
-public class MicrometerListener implements BulwarkListener {
+public class MicrometerListener extends MetricsListenerBean {
 
   @Inject Instance<MeterRegistry> registries;
 
-  private BulwarkMeters meters;
-
-  @PostConstruct
-  void create() {
-    meters =
-        new BulwarkMeters(registries.isResolvable() ? registries.get() : Metrics.globalRegistry);
-  }
-
-  /** Binds to the engine once the application started, so the store's meters exist at once. */
-  void started(
-      @Observes @Initialized(ApplicationScoped.class) Object ignored, BulwarkRuntime runtime) {
-    meters.bind(runtime.engine());
-  }
-
   @Override
-  public void on(BulwarkEvent event) {
-    meters.on(event);
+  protected MetricsRecorder recorder() {
+    return new MicrometerRecorder(
+        registries.isResolvable() ? registries.get() : Metrics.globalRegistry);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bulwark.Permit;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.engine.BulwarkEngine;
+import dev.bulwark.core.metrics.MetricsCollector;
 import dev.bulwark.tck.TestServices;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -55,7 +56,7 @@ class LeaseExpiredAtReleaseTest {
     TestServices.Endpoint redis = TestServices.redis();
     String prefix = "bulwark-meters-" + UUID.randomUUID() + ":";
     MeterRegistry registry = new SimpleMeterRegistry();
-    BulwarkMeters meters = new BulwarkMeters(registry);
+    MetricsCollector meters = new MetricsCollector(new MicrometerRecorder(registry));
     engineLog.addHandler(capture);
     try (BulwarkEngine engine =
             BulwarkEngine.builder(

@@ -7,6 +7,7 @@ import dev.bulwark.StoreUnavailableException;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.engine.BulkheadLimiter;
 import dev.bulwark.core.engine.BulwarkEngine;
+import dev.bulwark.core.metrics.MetricsCollector;
 import dev.bulwark.tck.OutageRelay;
 import dev.bulwark.tck.TestServices;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -85,7 +86,7 @@ class StoreOutageMetersTest {
   }
 
   private BulkheadLimiter start(String policy) {
-    BulwarkMeters meters = new BulwarkMeters(registry);
+    MetricsCollector meters = new MetricsCollector(new MicrometerRecorder(registry));
     engine =
         BulwarkEngine.builder(
                 ConfigLookup.of(

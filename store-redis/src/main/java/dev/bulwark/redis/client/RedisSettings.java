@@ -1,6 +1,6 @@
 package dev.bulwark.redis.client;
 
-import dev.bulwark.core.config.Durations;
+import dev.bulwark.core.config.SettingReader;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -85,7 +85,8 @@ public record RedisSettings(
       nodes = cluster;
     } else if (master.isPresent()) {
       if (sentinels.isEmpty()) {
-        throw read.invalid("sentinel.nodes", "", "is required with bulwark.redis.sentinel.master");
+        throw read.invalid(
+            "sentinel.nodes", "is not set, but bulwark.redis.sentinel.master needs it");
       }
       topology = Topology.SENTINEL;
       nodes = sentinels;
@@ -93,8 +94,7 @@ public record RedisSettings(
       if (!sentinels.isEmpty()) {
         throw read.invalid(
             "sentinel.master",
-            "",
-            "is required with bulwark.redis.sentinel.nodes (the name the Sentinels monitor)");
+            "is not set, but bulwark.redis.sentinel.nodes needs it (the name the Sentinels monitor)");
       }
       topology = Topology.STANDALONE;
       nodes = List.of();
@@ -182,35 +182,26 @@ public record RedisSettings(
   private static final Pattern HOST_PORT =
       Pattern.compile("([^\\s:\\[\\]]+|\\[[0-9A-Fa-f:.]+\\]):([0-9]+)");
 
+  /** {@code bulwark.redis.*} through core's {@link SettingReader}, plus what only Redis has. */
   private static final class Reader {
-    private final Function<String, Optional<String>> config;
+    private final SettingReader settings;
 
     Reader(Function<String, Optional<String>> config) {
-      this.config = config;
+      this.settings = new SettingReader(config::apply, InvalidRedisSettingException::new);
     }
 
     Optional<String> text(String key) {
-      return config.apply(PREFIX + key).map(String::trim).filter(v -> !v.isEmpty());
+      return settings.text(PREFIX + key);
     }
 
     /** A value that must not appear in messages; shown as {@code ***}. */
     Optional<String> secret(String key) {
-      return config.apply(PREFIX + key).filter(v -> !v.isEmpty());
+      return settings.raw(PREFIX + key);
     }
 
-    /** Exactly {@code true} or {@code false}, in any case: a typo must not switch TLS off. */
+    /** A boolean; anything but one is refused: a typo must not switch TLS off. */
     Optional<Boolean> bool(String key) {
-      Optional<String> value = text(key);
-      if (value.isEmpty()) {
-        return Optional.empty();
-      }
-      if (value.get().equalsIgnoreCase("true")) {
-        return Optional.of(true);
-      }
-      if (value.get().equalsIgnoreCase("false")) {
-        return Optional.of(false);
-      }
-      throw invalid(key, value.get(), "must be true or false");
+      return settings.bool(PREFIX + key);
     }
 
     URI url(String key, String fallback) {
@@ -276,49 +267,26 @@ public record RedisSettings(
     }
 
     int positiveInt(String key, int fallback) {
-      Optional<String> value = text(key);
-      if (value.isEmpty()) {
-        return fallback;
-      }
-      if (value.get().matches("[0-9]{1,10}")) {
-        long parsed = Long.parseLong(value.get());
-        if (parsed > 0 && parsed <= Integer.MAX_VALUE) {
-          return (int) parsed;
-        }
-      }
-      throw invalid(key, value.get(), "must be a whole number from 1 to " + Integer.MAX_VALUE);
+      return settings.integer(PREFIX + key, 1, Integer.MAX_VALUE).orElse(fallback);
     }
 
     int nonNegativeInt(String key, int fallback) {
-      Optional<String> value = text(key);
-      if (value.isEmpty()) {
-        return fallback;
-      }
-      if (value.get().matches("[0-9]{1,10}")) {
-        long parsed = Long.parseLong(value.get());
-        if (parsed <= Integer.MAX_VALUE) {
-          return (int) parsed;
-        }
-      }
-      throw invalid(key, value.get(), "must be a whole number from 0 to " + Integer.MAX_VALUE);
+      return settings.integer(PREFIX + key, 0, Integer.MAX_VALUE).orElse(fallback);
     }
 
     Duration duration(String key, Duration fallback) {
-      Optional<String> value = text(key);
+      Optional<Duration> value = settings.duration(PREFIX + key, ChronoUnit.MILLIS);
       if (value.isEmpty()) {
         return fallback;
       }
-      Duration parsed;
-      try {
-        parsed = Durations.parse(value.get(), ChronoUnit.MILLIS);
-      } catch (RuntimeException e) {
-        throw invalid(key, value.get(), "must be a duration such as 500ms or 2s");
-      }
+      Duration parsed = value.get();
       if (parsed.compareTo(Duration.ofMillis(1)) < 0
           || parsed.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0
           || parsed.toNanos() % 1_000_000 != 0) {
         throw invalid(
-            key, value.get(), "must be whole milliseconds from 1ms to " + Integer.MAX_VALUE + "ms");
+            key,
+            text(key).orElseThrow(),
+            "is not whole milliseconds from 1ms to " + Integer.MAX_VALUE + "ms");
       }
       return parsed;
     }
@@ -369,9 +337,12 @@ public record RedisSettings(
       }
     }
 
-    InvalidRedisSettingException invalid(String key, String value, String problem) {
-      return new InvalidRedisSettingException(
-          "Invalid Bulwark setting " + PREFIX + key + "='" + value + "': " + problem);
+    RuntimeException invalid(String key, String value, String problem) {
+      return settings.invalid(PREFIX + key, value, problem);
+    }
+
+    RuntimeException invalid(String key, String problem) {
+      return settings.invalid(PREFIX + key, problem);
     }
 
     private static String redact(String url) {

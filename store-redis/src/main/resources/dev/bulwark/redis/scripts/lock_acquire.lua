@@ -30,7 +30,7 @@ local token = held_token(readers, state, member, now_micros)
 if token then
   return token
 end
-if redis.call('HEXISTS', waiters, member) == 1 then
+if is_queued(waiters, member) then
   return 0
 end
 if redis.call('EXISTS', queue) == 0 and not live_writer(state, now) then
@@ -47,7 +47,7 @@ if redis.call('EXISTS', queue) == 0 and not live_writer(state, now) then
   end
 end
 if ARGV[4] == '1' then
-  enqueue(queue, waiters, member, mode, now + lease, lease, ARGV[6])
+  enqueue(queue, waiters, state, member, mode, now + lease, lease, ARGV[6])
   return 0
 end
 return -1

@@ -7,7 +7,7 @@ local readers, state, queue, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local member = ARGV[1]
 local now_micros = server_micros()
 local now = math.floor(now_micros / 1000)
-withdraw(queue, waiters, member)
+withdraw(queue, waiters, state, member)
 hand_over_locks(readers, state, queue, waiters, now, now_micros, ARGV[2])
 local token = held_token(readers, state, member, now_micros)
 if token then

@@ -5,7 +5,7 @@
 -- KEYS: readers, state, queue, waiters.
 local readers, state, queue, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local now = math.floor(server_micros() / 1000)
-local reply = {count_live(queue, waiters, now), '', '0', ''}
+local reply = {count_live(waiters, now), '', '0', ''}
 local writer = redis.call('HMGET', state, 'writer', 'writer_until')
 if writer[1] and tonumber(writer[2]) > now then
   reply[2], reply[3] = writer[1], writer[2]

@@ -10,7 +10,7 @@ local token = held_token(readers, state, member, now_micros)
 if token then
   return token
 end
-if queued_live(queue, waiters, member, math.floor(now_micros / 1000)) then
+if queued_live(queue, waiters, state, member, math.floor(now_micros / 1000)) then
   return 0
 end
 return -1

@@ -15,7 +15,7 @@ if count >= limit or (count == 0 and redis.call('EXISTS', queue) == 1) then
   if holds_permit(holders, member, now) then
     return 1
   end
-  if redis.call('HEXISTS', waiters, member) == 1 then
+  if is_queued(waiters, member) then
     return 0
   end
 end
@@ -29,7 +29,7 @@ if count < limit then
   return 1
 end
 if ARGV[4] == '1' then
-  enqueue(queue, waiters, member, 'P', now + lease, lease, ARGV[6])
+  enqueue(queue, waiters, state, member, 'P', now + lease, lease, ARGV[6])
   return 0
 end
 return -1

@@ -7,7 +7,7 @@ local holders, queue, waiters, state = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local member = ARGV[1]
 local now_micros = server_micros()
 local now = math.floor(now_micros / 1000)
-withdraw(queue, waiters, member)
+withdraw(queue, waiters, state, member)
 if holds_permit(holders, member, now) then
   if ARGV[4] ~= '1' then
     return 1

@@ -5,7 +5,7 @@
 -- KEYS: holders, queue, waiters, state.
 local holders, queue, waiters, state = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local now = math.floor(server_micros() / 1000)
-local reply = {count_live(queue, waiters, now)}
+local reply = {count_live(waiters, now)}
 local live = redis.call('ZRANGEBYSCORE', holders, '(' .. int(now), '+inf', 'WITHSCORES')
 for i = 1, #live, 2 do
   reply[#reply + 1] = live[i]

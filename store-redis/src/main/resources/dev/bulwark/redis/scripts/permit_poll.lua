@@ -10,7 +10,7 @@ hand_over_permits(holders, queue, waiters, state, tonumber(ARGV[2]), now_micros,
 if holds_permit(holders, member, now) then
   return 1
 end
-if queued_live(queue, waiters, member, now) then
+if queued_live(queue, waiters, state, member, now) then
   return 0
 end
 return -1

@@ -19,12 +19,12 @@ for n = 1, #ARGV / 2 do
     -- a holder keeps the state hash alive, with its grant time (and a reader's token)
     keep_alive(state, lease)
   else
-    local entry = redis.call('HGET', waiters, member)
-    local mode, until_millis, rest = string.match(entry or '', '^(%a):(%d+)(.*)$')
-    if mode and tonumber(until_millis) > now then
-      redis.call('HSET', waiters, member, mode .. ':' .. int(expiry) .. rest)
+    local until_millis = redis.call('ZSCORE', waiters, member)
+    if until_millis and tonumber(until_millis) > now then
+      redis.call('ZADD', waiters, 'XX', 'GT', int(expiry), member)
       keep_alive(waiters, lease)
       keep_alive(queue, lease)
+      keep_alive(state, lease)
     else
       lost[#lost + 1] = n
     end

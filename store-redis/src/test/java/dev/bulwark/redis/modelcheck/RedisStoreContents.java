@@ -43,13 +43,41 @@ record RedisStoreContents(
     wakeUps = List.copyOf(wakeUps);
   }
 
-  /** Reads holders, queue, waiters and state (KEYS 1-4) and drains the wake-up list (KEYS 5). */
+  /**
+   * Reads holders, queue, waiters and state (KEYS 1-4) and drains the wake-up list (KEYS 5). The
+   * store keeps a waiter in three places (its place in the queue, its lease in the waiters' sorted
+   * set, its mode and secret in the state hash); the contents show it as before, one entry {@code
+   * <mode>:<lease expiry>:<secret>} per waiter, so states compare by what they mean. A {@code
+   * queued:} field without a lease stays in the state, where it shows.
+   */
   static final String READ =
       """
       local holders = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
-      local queue = redis.call('LRANGE', KEYS[2], 0, -1)
-      local waiters = redis.call('HGETALL', KEYS[3])
-      local state = redis.call('HGETALL', KEYS[4])
+      local queue = redis.call('ZRANGE', KEYS[2], 0, -1)
+      local leases = redis.call('ZRANGE', KEYS[3], 0, -1, 'WITHSCORES')
+      local fields = redis.call('HGETALL', KEYS[4])
+      local entries = {}
+      for i = 1, #fields, 2 do
+        local member = string.match(fields[i], '^queued:(.*)$')
+        if member then
+          entries[member] = fields[i + 1]
+        end
+      end
+      local waiters = {}
+      for i = 1, #leases, 2 do
+        local mode, secret = string.match(entries[leases[i]] or '?:', '^(.-):(.*)$')
+        entries[leases[i]] = nil
+        waiters[#waiters + 1] = leases[i]
+        waiters[#waiters + 1] = mode .. ':' .. leases[i + 1] .. ':' .. secret
+      end
+      local state = {}
+      for i = 1, #fields, 2 do
+        local member = string.match(fields[i], '^queued:(.*)$')
+        if not member or entries[member] then
+          state[#state + 1] = fields[i]
+          state[#state + 1] = fields[i + 1]
+        end
+      end
       local wakes = redis.call('LRANGE', KEYS[5], 0, -1)
       redis.call('DEL', KEYS[5])
       return {holders, queue, waiters, state, wakes}
@@ -72,9 +100,17 @@ record RedisStoreContents(
           i = i + step
         end
       end
+      local arrival = 0
       each(2, function(j) redis.call('ZADD', KEYS[1], ARGV[j + 1], ARGV[j]) end)
-      each(1, function(j) redis.call('RPUSH', KEYS[2], ARGV[j]) end)
-      each(2, function(j) redis.call('HSET', KEYS[3], ARGV[j], ARGV[j + 1]) end)
+      each(1, function(j)
+        arrival = arrival + 1
+        redis.call('ZADD', KEYS[2], arrival, ARGV[j])
+      end)
+      each(2, function(j)
+        local mode, expiry, secret = string.match(ARGV[j + 1], '^(.-):(%d+):?(.*)$')
+        redis.call('ZADD', KEYS[3], expiry, ARGV[j])
+        redis.call('HSET', KEYS[4], 'queued:' .. ARGV[j], mode .. ':' .. secret)
+      end)
       each(2, function(j) redis.call('HSET', KEYS[4], ARGV[j], ARGV[j + 1]) end)
       return 1
       """;

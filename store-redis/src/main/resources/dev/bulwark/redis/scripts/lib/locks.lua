@@ -59,7 +59,7 @@ local function hand_over_locks(readers, state, queue, waiters, now, now_micros, 
     return
   end
   while true do
-    local member, mode, expiry, secret = queue_head(queue, waiters, now)
+    local member, mode, expiry, secret = queue_head(queue, waiters, state, now)
     if not member then
       return
     end
@@ -67,13 +67,13 @@ local function hand_over_locks(readers, state, queue, waiters, now, now_micros, 
       if redis.call('ZCARD', readers) > 0 then
         return
       end
-      dequeue_head(queue, waiters, member)
+      withdraw(queue, waiters, state, member)
       local token = grant_write(state, member, expiry, redis.call('HGET', state, 'fence'), now_micros)
       keep_alive(state, expiry - now)
       wake(prefix, member, token, secret)
       return
     end
-    dequeue_head(queue, waiters, member)
+    withdraw(queue, waiters, state, member)
     local token = grant_read(readers, state, member, expiry, redis.call('HGET', state, 'fence'),
       now_micros, expiry - now)
     keep_alive(readers, expiry - now)

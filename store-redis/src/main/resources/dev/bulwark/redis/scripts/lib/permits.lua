@@ -9,11 +9,11 @@ local function hand_over_permits(holders, queue, waiters, state, limit, now_micr
   drop_expired(holders, state, now)
   local count = redis.call('ZCARD', holders)
   while count < limit do
-    local member, _, expiry, secret = queue_head(queue, waiters, now)
+    local member, _, expiry, secret = queue_head(queue, waiters, state, now)
     if not member then
       break
     end
-    dequeue_head(queue, waiters, member)
+    withdraw(queue, waiters, state, member)
     redis.call('ZADD', holders, int(expiry), member)
     keep_alive(holders, expiry - now)
     record_since(state, member, now_micros)

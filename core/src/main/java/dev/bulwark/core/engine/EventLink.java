@@ -1,0 +1,109 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.LockPermit;
+import dev.bulwark.StoreUnavailableException;
+import dev.bulwark.event.LimitType;
+import dev.bulwark.event.RejectionReason;
+import java.util.concurrent.CompletableFuture;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
+
+/**
+ * Reports grants, rejections (with why) and releases to the application's listener, with the time
+ * waited and held. {@link LimitChains} puts it in a chain only when somebody listens, so without a
+ * listener no clock is read and nothing is allocated for events.
+ */
+final class EventLink implements LimitLink {
+
+  private final LimitLink next;
+  private final LimitEvents events;
+
+  EventLink(LimitLink next, LimitEvents events) {
+    this.next = next;
+    this.events = events;
+  }
+
+  @Override
+  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+    long start = System.nanoTime();
+    LockPermit permit;
+    try {
+      permit = next.acquire(key, mode, maxWaitNanos);
+    } catch (FaultToleranceException e) {
+      // the store links set the interrupt flag again when they give up
+      rejected(key, e, maxWaitNanos, Thread.currentThread().isInterrupted(), start);
+      throw e;
+    }
+    return granted(permit, key, start);
+  }
+
+  @Override
+  public CompletableFuture<LockPermit> acquireAsync(
+      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+    long start = System.nanoTime();
+    return next.acquireAsync(key, mode, maxWaitNanos, caller)
+        .handle(
+            (permit, failure) -> {
+              if (failure != null) {
+                if (Stages.unwrap(failure) instanceof FaultToleranceException e) {
+                  rejected(key, e, maxWaitNanos, caller.isDone(), start); // done first: gave up
+                }
+                throw Stages.rethrow(failure);
+              }
+              return granted(permit, key, start);
+            });
+  }
+
+  private LockPermit granted(LockPermit permit, String key, long start) {
+    if (permit == NoPermit.PASSED_THROUGH) {
+      return permit; // reported as PassedThrough, not as a grant: it holds nothing
+    }
+    long granted = System.nanoTime();
+    events.granted(key, granted - start);
+    return events.type() == LimitType.RATE_LIMIT || permit == NoPermit.INSTANCE
+        ? permit
+        : new TimedPermit(permit, key, granted);
+  }
+
+  private void rejected(
+      String key, FaultToleranceException e, long maxWaitNanos, boolean gaveUp, long start) {
+    events.rejected(key, reason(e, maxWaitNanos, gaveUp), System.nanoTime() - start);
+  }
+
+  private RejectionReason reason(FaultToleranceException e, long maxWaitNanos, boolean gaveUp) {
+    if (e instanceof StoreUnavailableException) {
+      return RejectionReason.STORE_DOWN;
+    }
+    if (gaveUp) {
+      return RejectionReason.INTERRUPTED;
+    }
+    // a rate limit rejects at once when its next slot lies beyond the wait: it never waits it out
+    return maxWaitNanos > 0 && events.type() != LimitType.RATE_LIMIT
+        ? RejectionReason.TIMED_OUT
+        : RejectionReason.FULL;
+  }
+
+  /** Reports the release, with the time held, the first time the call closes its permit. */
+  private final class TimedPermit extends ForwardingPermit {
+
+    private final String key;
+    private final long grantedAt;
+    private boolean closed;
+
+    TimedPermit(LockPermit held, String key, long grantedAt) {
+      super(held);
+      this.key = key;
+      this.grantedAt = grantedAt;
+    }
+
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        long held = System.nanoTime() - grantedAt;
+        super.close();
+        events.released(key, held);
+      }
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.LockPermit;
+import dev.bulwark.StoreUnavailableException;
+import dev.bulwark.spi.StoreException;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
+
+/**
+ * Decides what a call gets when the store cannot be reached ({@code bulwark.failure-policy}):
+ * {@code fail-closed} throws {@link StoreUnavailableException}, {@code fail-open} lets it through
+ * unguarded and counts it, {@code local} hands it to the same limit on the JVM's local store.
+ */
+final class FailurePolicyLink implements LimitLink {
+
+  private static final Logger LOG = Logger.getLogger(FailurePolicyLink.class.getName());
+
+  private final LimitLink next;
+  private final FailurePolicy policy;
+  private final LimitLink localFallback;
+  private final LimitEvents events;
+  private final OutageWatch outage;
+
+  /**
+   * @param localFallback the limit on the local store; used, and required, under {@code local}
+   */
+  FailurePolicyLink(
+      LimitLink next,
+      FailurePolicy policy,
+      LimitLink localFallback,
+      LimitEvents events,
+      OutageWatch outage) {
+    this.next = next;
+    this.policy = policy;
+    this.localFallback = localFallback;
+    this.events = events;
+    this.outage = outage;
+  }
+
+  @Override
+  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+    LockPermit permit;
+    try {
+      permit = next.acquire(key, mode, maxWaitNanos);
+    } catch (FaultToleranceException e) {
+      outage.answered(); // a rejection is an answer
+      throw e;
+    } catch (StoreException e) {
+      LockPermit open = onStoreFailure(e, key);
+      return open != null ? open : localFallback.acquire(key, mode, maxWaitNanos);
+    }
+    outage.answered();
+    return permit;
+  }
+
+  @Override
+  public CompletableFuture<LockPermit> acquireAsync(
+      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+    return next.acquireAsync(key, mode, maxWaitNanos, caller)
+        .handle(
+            (permit, failure) -> {
+              if (failure == null) {
+                outage.answered();
+                return CompletableFuture.completedFuture(permit);
+              }
+              Throwable cause = Stages.unwrap(failure);
+              if (cause instanceof FaultToleranceException) {
+                outage.answered();
+              } else if (cause instanceof StoreException e) {
+                try {
+                  LockPermit open = onStoreFailure(e, key);
+                  return open != null
+                      ? CompletableFuture.completedFuture(open)
+                      : localFallback.acquireAsync(key, mode, maxWaitNanos, caller);
+                } catch (StoreUnavailableException closed) {
+                  return CompletableFuture.<LockPermit>failedFuture(closed);
+                }
+              }
+              return CompletableFuture.<LockPermit>failedFuture(cause);
+            })
+        .thenCompose(Function.identity());
+  }
+
+  /**
+   * The policy's answer to a store failure, the same on both paths.
+   *
+   * @return what a {@code fail-open} call holds, or null to ask the local store
+   * @throws StoreUnavailableException under {@code fail-closed}
+   */
+  private LockPermit onStoreFailure(StoreException e, String key) {
+    outage.failed(e);
+    events.storeFailed();
+    switch (policy) {
+      case FAIL_OPEN:
+        events.passedThrough(key);
+        LOG.log(Level.FINE, "Bulwark: store unavailable, letting a call through", e);
+        return NoPermit.PASSED_THROUGH;
+      case LOCAL:
+        return null;
+      default:
+        String limit = events + (key.isEmpty() ? "" : " key '" + key + "'");
+        throw new StoreUnavailableException(
+            events.name(), limit + ": store unavailable: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.LockPermit;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Makes a granted lock visible to the guarded code through {@code LockContext} on the calling
+ * thread, until the call closes it.
+ */
+final class LockContextLink implements LimitLink {
+
+  private final LimitLink next;
+
+  LockContextLink(LimitLink next) {
+    this.next = next;
+  }
+
+  @Override
+  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+    LockPermit lock = new ThreadHeld(next.acquire(key, mode, maxWaitNanos), key, mode);
+    ThreadLocks.push(lock);
+    return lock;
+  }
+
+  /**
+   * Not pushed here: the call's stage completes, and closes the lock, on another thread. {@link
+   * AsyncCall} shows it on the thread that invokes the guarded method, for that invocation.
+   */
+  @Override
+  public CompletableFuture<LockPermit> acquireAsync(
+      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+    return next.acquireAsync(key, mode, maxWaitNanos, caller)
+        .thenApply(held -> new ThreadHeld(held, key, mode));
+  }
+
+  /**
+   * What the thread holds. A call let through unguarded by {@code fail-open} is shown too, with its
+   * requested name, key and mode and fencing token 0, so the guarded code reads the same context
+   * either way.
+   */
+  private static final class ThreadHeld extends ForwardingPermit {
+
+    private final String key;
+    private final LockMode mode;
+
+    ThreadHeld(LockPermit held, String key, LockMode mode) {
+      super(held);
+      this.key = key;
+      this.mode = mode;
+    }
+
+    @Override
+    public String key() {
+      return key;
+    }
+
+    @Override
+    public LockMode mode() {
+      return mode;
+    }
+
+    @Override
+    public void close() {
+      ThreadLocks.pop(this);
+      super.close();
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.LockPermit;
+import dev.bulwark.LockTimeoutException;
+import dev.bulwark.core.config.LockDefinition;
+import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.LockSpec;
+import dev.bulwark.spi.LockStore;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The store link of a keyed lock: takes the key in the requested mode, queueing first come, first
+ * served when the call may wait, and returns the lock with its fencing token.
+ */
+final class LockLink implements LimitLink {
+
+  private final LockDefinition definition;
+  private final LockSpec spec;
+  private final LockStore store;
+  private final StoreAccess access;
+  private final LimitEvents events;
+
+  LockLink(LockDefinition definition, LockSpec spec, StoreAccess access, LimitEvents events) {
+    this.definition = definition;
+    this.spec = spec;
+    this.store = access.store().locks();
+    this.access = access;
+    this.events = events;
+  }
+
+  @Override
+  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+    HeldLock lock = new HeldLock(RequestIds.next(), key, mode);
+    Grant grant;
+    try {
+      grant = QueuedRequest.acquire(lock, maxWaitNanos, access, events);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LockTimeoutException(
+          definition.name(), key, "Interrupted while waiting for lock " + describe(key), e);
+    }
+    return admitted(lock, grant, maxWaitNanos);
+  }
+
+  @Override
+  public CompletableFuture<LockPermit> acquireAsync(
+      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+    HeldLock lock = new HeldLock(RequestIds.next(), key, mode);
+    return AsyncWait.acquire(lock, maxWaitNanos, access, events, caller, null)
+        .thenApply(grant -> admitted(lock, grant, maxWaitNanos));
+  }
+
+  /** The store's final answer made the call's lock, with its fencing token, or the rejection. */
+  private LockPermit admitted(HeldLock lock, Grant grant, long maxWaitNanos) {
+    if (!grant.isGranted()) {
+      throw new LockTimeoutException(
+          definition.name(),
+          lock.key(),
+          "Lock "
+              + describe(lock.key())
+              + " ("
+              + lock.mode
+              + ") not granted"
+              + (maxWaitNanos > 0
+                  ? " within " + TimeUnit.NANOSECONDS.toMillis(maxWaitNanos) + " ms"
+                  : ""));
+    }
+    lock.fencingToken = grant.fencingToken();
+    lock.keepAlive();
+    return lock;
+  }
+
+  private String describe(String key) {
+    return "'" + definition.name() + "'" + (key.isEmpty() ? "" : " key '" + key + "'");
+  }
+
+  /** A lock held by this call; also the signal its thread parks on while queued. */
+  private final class HeldLock extends HeldGrant {
+
+    private final LockMode mode;
+    private long fencingToken;
+
+    HeldLock(long requestId, String key, LockMode mode) {
+      super(
+          requestId,
+          access.renewer(),
+          events,
+          Lease.Kind.LOCK,
+          spec.name(),
+          key,
+          spec.leaseMillis());
+      this.mode = mode;
+    }
+
+    @Override
+    public LockMode mode() {
+      return mode;
+    }
+
+    @Override
+    public long fencingToken() {
+      return fencingToken;
+    }
+
+    @Override
+    boolean releaseInStore() {
+      return store.release(spec, key(), requestId);
+    }
+
+    @Override
+    public Grant request(boolean mayQueue) {
+      return store.acquire(spec, key(), mode, requestId, mayQueue);
+    }
+
+    @Override
+    public Grant poll() {
+      return store.poll(spec, key(), requestId);
+    }
+
+    @Override
+    public Grant cancel() {
+      return store.cancel(spec, key(), requestId);
+    }
+  }
+}

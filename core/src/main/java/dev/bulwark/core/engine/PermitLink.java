@@ -1,0 +1,123 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.BulkheadFullException;
+import dev.bulwark.LockMode;
+import dev.bulwark.LockPermit;
+import dev.bulwark.core.config.BulkheadDefinition;
+import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.PermitSpec;
+import dev.bulwark.spi.PermitStore;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The store link of a bulkhead: takes a permit, queueing first come, first served when the call may
+ * wait, and returns it as the call's permit, whose close releases it in the store.
+ */
+final class PermitLink implements LimitLink {
+
+  private final BulkheadDefinition definition;
+  private final PermitSpec spec;
+  private final PermitStore store;
+  private final StoreAccess access;
+  private final LimitEvents events;
+  private final StartOrder order;
+
+  PermitLink(
+      BulkheadDefinition definition, PermitSpec spec, StoreAccess access, LimitEvents events) {
+    this.definition = definition;
+    this.spec = spec;
+    this.store = access.store().permits();
+    this.access = access;
+    this.events = events;
+    this.order = new StartOrder(access.async());
+  }
+
+  @Override
+  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+    HeldPermit permit = new HeldPermit(RequestIds.next());
+    Grant grant;
+    try {
+      grant = QueuedRequest.acquire(permit, maxWaitNanos, access, events);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BulkheadFullException(
+          definition.name(),
+          "Interrupted while waiting for bulkhead '" + definition.name() + "'",
+          e);
+    }
+    return admitted(permit, grant, maxWaitNanos);
+  }
+
+  @Override
+  public CompletableFuture<LockPermit> acquireAsync(
+      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+    HeldPermit permit = new HeldPermit(RequestIds.next());
+    return AsyncWait.acquire(permit, maxWaitNanos, access, events, caller, order)
+        .thenApply(grant -> admitted(permit, grant, maxWaitNanos));
+  }
+
+  /** The store's final answer made the call's permit, or the bulkhead's rejection. */
+  private LockPermit admitted(HeldPermit permit, Grant grant, long maxWaitNanos) {
+    if (!grant.isGranted()) {
+      throw new BulkheadFullException(
+          definition.name(),
+          "Bulkhead '"
+              + definition.name()
+              + "' is full: "
+              + definition.value()
+              + " calls running"
+              + (maxWaitNanos > 0
+                  ? ", no permit within " + TimeUnit.NANOSECONDS.toMillis(maxWaitNanos) + " ms"
+                  : ""));
+    }
+    permit.keepAlive();
+    return permit;
+  }
+
+  /** A held permit; also the signal its thread parks on while queued. */
+  private final class HeldPermit extends HeldGrant {
+
+    HeldPermit(long requestId) {
+      super(
+          requestId,
+          access.renewer(),
+          events,
+          Lease.Kind.PERMIT,
+          spec.name(),
+          "",
+          spec.leaseMillis());
+    }
+
+    @Override
+    public LockMode mode() {
+      return LockMode.WRITE;
+    }
+
+    @Override
+    public long fencingToken() {
+      return 0;
+    }
+
+    @Override
+    boolean releaseInStore() {
+      return store.release(spec, requestId);
+    }
+
+    @Override
+    public Grant request(boolean mayQueue) {
+      return store.acquire(spec, requestId, mayQueue);
+    }
+
+    @Override
+    public Grant poll() {
+      return store.poll(spec, requestId);
+    }
+
+    @Override
+    public Grant cancel() {
+      return store.cancel(spec, requestId);
+    }
+  }
+}

@@ -1,0 +1,131 @@
+package dev.bulwark.core.engine;
+
+import dev.bulwark.LockMode;
+import dev.bulwark.LockPermit;
+import dev.bulwark.RateLimitExceededException;
+import dev.bulwark.core.config.Durations;
+import dev.bulwark.core.config.RateLimitDefinition;
+import dev.bulwark.spi.RateDecision;
+import dev.bulwark.spi.RateSpec;
+import dev.bulwark.spi.RateStore;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The store link of a rate limit: a single reservation in the store, then, if the reserved slot
+ * lies ahead, a sleep until it starts (asynchronously: a timer). The reservation is made before
+ * sleeping, so waiting costs no second round trip and callers are served in the order they
+ * reserved.
+ */
+final class RateLink implements LimitLink {
+
+  private final RateLimitDefinition definition;
+  private final RateSpec spec;
+  private final RateStore store;
+  private final LimitEvents events;
+  private final AsyncScheduler async;
+
+  RateLink(
+      RateLimitDefinition definition,
+      RateSpec spec,
+      RateStore store,
+      LimitEvents events,
+      AsyncScheduler async) {
+    this.definition = definition;
+    this.spec = spec;
+    this.store = store;
+    this.events = events;
+    this.async = async;
+  }
+
+  @Override
+  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+    RateDecision decision = store.reserve(spec, maxWaitNanos);
+    if (!decision.granted()) {
+      throw rejection(decision);
+    }
+    if (decision.delayNanos() > 0) {
+      events.queued();
+      if (!sleepUntilSlot(decision.delayNanos())) {
+        throw interrupted();
+      }
+    }
+    return NoPermit.INSTANCE;
+  }
+
+  /**
+   * Reserves on the calling thread; a slot that lies ahead completes the stage when it starts, on
+   * the engine's {@link AsyncScheduler}. A caller that gives up first leaves its slot spent.
+   */
+  @Override
+  public CompletableFuture<LockPermit> acquireAsync(
+      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+    RateDecision decision;
+    try {
+      decision = store.reserve(spec, maxWaitNanos);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    if (!decision.granted()) {
+      return CompletableFuture.failedFuture(rejection(decision));
+    }
+    if (decision.delayNanos() <= 0) {
+      return CompletableFuture.completedFuture(NoPermit.INSTANCE);
+    }
+    events.queued();
+    CompletableFuture<LockPermit> slot = new CompletableFuture<>();
+    async.track(slot);
+    ScheduledFuture<?> start =
+        async.schedule(() -> slot.complete(NoPermit.INSTANCE), decision.delayNanos());
+    caller.whenComplete(
+        (value, failure) -> {
+          if (slot.completeExceptionally(interrupted())) {
+            start.cancel(false);
+          }
+        });
+    return slot;
+  }
+
+  private RateLimitExceededException rejection(RateDecision decision) {
+    return new RateLimitExceededException(
+        definition.name(),
+        Duration.ofNanos(decision.delayNanos()),
+        "Rate limit '"
+            + definition.name()
+            + "' of "
+            + definition.value()
+            + " per "
+            + Durations.format(definition.window())
+            + " exceeded; next permit in "
+            + Duration.ofNanos(decision.delayNanos()).toMillis()
+            + " ms");
+  }
+
+  private RateLimitExceededException interrupted() {
+    return new RateLimitExceededException(
+        definition.name(),
+        Duration.ZERO,
+        "Interrupted while waiting for a reserved slot of rate limit '" + definition.name() + "'");
+  }
+
+  /**
+   * Sleeps until the reserved slot starts. An interrupt gives the slot up (it stays spent) rather
+   * than start the call early, which would overshoot the limit.
+   *
+   * @return false when interrupted; the interrupt flag is set again
+   */
+  private static boolean sleepUntilSlot(long delayNanos) {
+    long deadline = System.nanoTime() + delayNanos;
+    long remaining;
+    while ((remaining = deadline - System.nanoTime()) > 0) {
+      LockSupport.parkNanos(remaining);
+      if (Thread.interrupted()) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+}
