@@ -19,10 +19,12 @@ import jakarta.interceptor.InvocationContext;
 public class BulkheadInterceptor {
 
   private final GuardCache<BulkheadGuard> guards;
+  private final AsyncResumption resumption;
 
   @Inject
   public BulkheadInterceptor(BulwarkRuntime runtime) {
     this.guards = runtime.bulkheads();
+    this.resumption = runtime.resumption();
   }
 
   @AroundInvoke
@@ -34,7 +36,10 @@ public class BulkheadInterceptor {
     if (guard.async() != null) {
       return guard
           .async()
-          .proceed(context, work -> guard.limiter().callAsync(guard.waitNanos(), work));
+          .proceed(
+              context,
+              resumption,
+              (resume, work) -> guard.limiter().callAsync(guard.waitNanos(), resume, work));
     }
     Permit permit = guard.limiter().acquire(guard.waitNanos());
     try {

@@ -52,10 +52,12 @@ public class BulwarkRuntime {
   private GuardCache<BulkheadGuard> bulkheads;
   private GuardCache<RateGuard> rateLimiters;
   private GuardCache<LockGuard> locks;
+  private AsyncResumption resumption;
 
   @PostConstruct
   void start() {
     mappings = mappingBeans.stream().toList();
+    resumption = new AsyncResumption(beans);
     try {
       declareMapped();
       engine =
@@ -145,6 +147,11 @@ public class BulwarkRuntime {
 
   GuardCache<LockGuard> locks() {
     return locks;
+  }
+
+  /** How the interceptors start an asynchronous call that had to wait. */
+  AsyncResumption resumption() {
+    return resumption;
   }
 
   private static long waitNanos(LimitDefinition definition) {

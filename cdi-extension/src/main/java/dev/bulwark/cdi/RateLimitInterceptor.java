@@ -17,10 +17,12 @@ import jakarta.interceptor.InvocationContext;
 public class RateLimitInterceptor {
 
   private final GuardCache<RateGuard> guards;
+  private final AsyncResumption resumption;
 
   @Inject
   public RateLimitInterceptor(BulwarkRuntime runtime) {
     this.guards = runtime.rateLimiters();
+    this.resumption = runtime.resumption();
   }
 
   @AroundInvoke
@@ -32,7 +34,10 @@ public class RateLimitInterceptor {
     if (guard.async() != null) {
       return guard
           .async()
-          .proceed(context, work -> guard.limiter().callAsync(guard.waitNanos(), work));
+          .proceed(
+              context,
+              resumption,
+              (resume, work) -> guard.limiter().callAsync(guard.waitNanos(), resume, work));
     }
     guard.limiter().acquire(guard.waitNanos());
     return context.proceed();

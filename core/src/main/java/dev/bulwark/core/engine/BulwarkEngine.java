@@ -173,7 +173,12 @@ public final class BulwarkEngine implements AutoCloseable {
     LimitEvents events = chains.events(LimitType.BULKHEAD, definition.name());
     BulkheadLimiter limiter =
         new BulkheadLimiter(
-            definition, spec, chains.bulkhead(definition, spec, events), events, store.permits());
+            definition,
+            spec,
+            chains.bulkhead(definition, spec, events),
+            events,
+            store.permits(),
+            async);
     DefinitionRecorder.record(
         "bulkhead '" + spec.name() + "'", spec.definition(), () -> store.permits().define(spec));
     return limiter;
@@ -190,7 +195,12 @@ public final class BulwarkEngine implements AutoCloseable {
     LimitEvents events = chains.events(LimitType.RATE_LIMIT, definition.name());
     RateLimiter limiter =
         new RateLimiter(
-            definition, spec, chains.rateLimit(definition, spec, events), events, store.rates());
+            definition,
+            spec,
+            chains.rateLimit(definition, spec, events),
+            events,
+            store.rates(),
+            async);
     DefinitionRecorder.record(
         "rate limit '" + spec.name() + "'", spec.definition(), () -> store.rates().define(spec));
     return limiter;
@@ -202,7 +212,7 @@ public final class BulwarkEngine implements AutoCloseable {
     keepLeasesAlive(spec.leaseMillis());
     LimitEvents events = chains.events(LimitType.LOCK, definition.name());
     return new KeyedLock(
-        definition, chains.lock(definition, spec, events), events, spec, store.locks());
+        definition, chains.lock(definition, spec, events), events, spec, store.locks(), async);
   }
 
   @Override
