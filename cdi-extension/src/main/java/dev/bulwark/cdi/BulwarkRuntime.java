@@ -72,6 +72,7 @@ public class BulwarkRuntime {
       throw new DefinitionException(e.getMessage(), e);
     }
     LimitRegistry registry = engine.registry();
+    ConfigLookup config = MpConfigLookup.current();
     bulkheads =
         new GuardCache<>(
             guarding(
@@ -80,7 +81,7 @@ public class BulwarkRuntime {
                 (definition, method) ->
                     new BulkheadGuard(
                         registry.bulkhead(definition.name()),
-                        waitNanos(definition),
+                        waitNanos(definition, method, config),
                         AsyncReturn.of(method))));
     rateLimiters =
         new GuardCache<>(
@@ -90,7 +91,7 @@ public class BulwarkRuntime {
                 (definition, method) ->
                     new RateGuard(
                         registry.rateLimiter(definition.name()),
-                        waitNanos(definition),
+                        waitNanos(definition, method, config),
                         AsyncReturn.of(method))));
     locks =
         new GuardCache<>(
@@ -102,7 +103,7 @@ public class BulwarkRuntime {
                         registry.lock(definition.name()),
                         ((LockDefinition) definition).mode(),
                         LockKeys.of(method),
-                        waitNanos(definition),
+                        waitNanos(definition, method, config),
                         AsyncReturn.of(method))));
   }
 
@@ -154,8 +155,12 @@ public class BulwarkRuntime {
     return resumption;
   }
 
-  private static long waitNanos(LimitDefinition definition) {
-    return definition.waitingTime().toNanos();
+  /**
+   * The definition's waiting time, no longer than the method's Fault Tolerance timeout when FT runs
+   * it asynchronously (see {@link CallerTimeout}).
+   */
+  private static long waitNanos(LimitDefinition definition, Method method, ConfigLookup config) {
+    return CallerTimeout.bound(method, definition.waitingTime().toNanos(), config);
   }
 
   /**
