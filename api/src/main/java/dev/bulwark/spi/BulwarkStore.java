@@ -45,6 +45,21 @@ public interface BulwarkStore extends AutoCloseable {
     return StoreStatus.REACHABLE;
   }
 
+  /**
+   * Asks the store one cheap question, to learn whether it answers again after an outage: the
+   * engine calls it once per {@link #reconnectInterval()} while the last call found the store
+   * unreachable, so readiness turns UP again without waiting for a guarded call. The default, for a
+   * store that cannot be unreachable: nothing to ask.
+   *
+   * @throws StoreException when the store cannot be reached
+   */
+  default void probe() {}
+
+  /** How often the engine probes the store while it is unreachable (see {@link #probe()}). */
+  default Duration reconnectInterval() {
+    return Duration.ofSeconds(1);
+  }
+
   @Override
   void close();
 }

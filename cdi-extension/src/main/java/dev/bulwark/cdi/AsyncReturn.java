@@ -6,6 +6,7 @@ import java.lang.reflect.Method;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * How a guarded method that returns an asynchronous result is run under its limit: admitted without
@@ -14,10 +15,14 @@ import java.util.concurrent.CompletionStage;
  */
 abstract class AsyncReturn {
 
-  /** A limit's asynchronous entry: one of the engine's {@code callAsync}. */
+  /**
+   * A limit's asynchronous entry: one of the engine's {@code callAsync}, starting the work on
+   * {@code resume} when it had to wait (null: as the engine decides).
+   */
   @FunctionalInterface
   interface Limit {
-    CompletionStage<Object> callAsync(Callable<? extends CompletionStage<Object>> work);
+    CompletionStage<Object> callAsync(
+        Executor resume, Callable<? extends CompletionStage<Object>> work);
   }
 
   private static final String UNI = "io.smallrye.mutiny.Uni";
@@ -26,8 +31,9 @@ abstract class AsyncReturn {
   private static final AsyncReturn STAGE =
       new AsyncReturn() {
         @Override
-        Object proceed(InvocationContext context, Limit limit) {
-          return limit.callAsync(() -> stage(context.proceed()));
+        Object proceed(InvocationContext context, AsyncResumption resumption, Limit limit) {
+          return limit.callAsync(
+              resumption.executor(), resumption.withRequestContext(() -> stage(context.proceed())));
         }
       };
 
@@ -46,8 +52,11 @@ abstract class AsyncReturn {
     return null;
   }
 
-  /** Runs the intercepted call under {@code limit} and returns what the method declares. */
-  abstract Object proceed(InvocationContext context, Limit limit);
+  /**
+   * Runs the intercepted call under {@code limit} and returns what the method declares; a call that
+   * had to wait starts as {@code resumption} says.
+   */
+  abstract Object proceed(InvocationContext context, AsyncResumption resumption, Limit limit);
 
   /**
    * Invokes the method of a call already admitted under {@code permit} and holds the permit until

@@ -4,6 +4,7 @@ import dev.bulwark.Permit;
 import dev.bulwark.core.engine.BulkheadLimiter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * The bulkhead of one method: the shared limit, this method's waiting time, how its asynchronous
@@ -26,8 +27,9 @@ record BulkheadGuard(
     }
   }
 
-  CompletionStage<Object> callAsync(Callable<? extends CompletionStage<Object>> work) {
-    CompletionStage<Object> stage = limiter.callAsync(waitNanos, work);
+  CompletionStage<Object> callAsync(
+      Executor resume, Callable<? extends CompletionStage<Object>> work) {
+    CompletionStage<Object> stage = limiter.callAsync(waitNanos, resume, work);
     return mapped == null ? stage : mapped.translated(stage);
   }
 }

@@ -19,10 +19,12 @@ import jakarta.interceptor.InvocationContext;
 public class BulkheadInterceptor {
 
   private final GuardCache<BulkheadGuard> guards;
+  private final AsyncResumption resumption;
 
   @Inject
   public BulkheadInterceptor(BulwarkRuntime runtime) {
     this.guards = runtime.bulkheads();
+    this.resumption = runtime.resumption();
   }
 
   @AroundInvoke
@@ -32,7 +34,7 @@ public class BulkheadInterceptor {
       return context.proceed();
     }
     if (guard.admitsAsync()) {
-      return guard.async().proceed(context, guard::callAsync);
+      return guard.async().proceed(context, resumption, guard::callAsync);
     }
     Permit permit = guard.acquire();
     if (guard.async() != null) {

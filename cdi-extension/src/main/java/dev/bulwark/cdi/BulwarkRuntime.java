@@ -52,10 +52,12 @@ public class BulwarkRuntime {
   private GuardCache<BulkheadGuard> bulkheads;
   private GuardCache<RateGuard> rateLimiters;
   private GuardCache<LockGuard> locks;
+  private AsyncResumption resumption;
 
   @PostConstruct
   void start() {
     mappings = mappingBeans.stream().toList();
+    resumption = new AsyncResumption(beans);
     try {
       declareMapped();
       engine =
@@ -70,6 +72,7 @@ public class BulwarkRuntime {
       throw new DefinitionException(e.getMessage(), e);
     }
     LimitRegistry registry = engine.registry();
+    ConfigLookup config = MpConfigLookup.current();
     bulkheads =
         new GuardCache<>(
             guarding(
@@ -78,7 +81,7 @@ public class BulwarkRuntime {
                 (definition, method) ->
                     new BulkheadGuard(
                         registry.bulkhead(definition.name()),
-                        waitNanos(definition),
+                        waitNanos(definition, method, config),
                         AsyncReturn.of(method),
                         mapped(definition))));
     rateLimiters =
@@ -89,7 +92,7 @@ public class BulwarkRuntime {
                 (definition, method) ->
                     new RateGuard(
                         registry.rateLimiter(definition.name()),
-                        waitNanos(definition),
+                        waitNanos(definition, method, config),
                         AsyncReturn.of(method),
                         mapped(definition))));
     locks =
@@ -102,7 +105,7 @@ public class BulwarkRuntime {
                         registry.lock(definition.name()),
                         ((LockDefinition) definition).mode(),
                         LockKeys.of(method),
-                        waitNanos(definition),
+                        waitNanos(definition, method, config),
                         AsyncReturn.of(method))));
   }
 
@@ -160,8 +163,17 @@ public class BulwarkRuntime {
     return null;
   }
 
-  private static long waitNanos(LimitDefinition definition) {
-    return definition.waitingTime().toNanos();
+  /** How the interceptors start an asynchronous call that had to wait. */
+  AsyncResumption resumption() {
+    return resumption;
+  }
+
+  /**
+   * The definition's waiting time, no longer than the method's Fault Tolerance timeout when FT runs
+   * it asynchronously (see {@link CallerTimeout}).
+   */
+  private static long waitNanos(LimitDefinition definition, Method method, ConfigLookup config) {
+    return CallerTimeout.bound(method, definition.waitingTime().toNanos(), config);
   }
 
   /**

@@ -19,10 +19,12 @@ import jakarta.interceptor.InvocationContext;
 public class LockInterceptor {
 
   private final GuardCache<LockGuard> guards;
+  private final AsyncResumption resumption;
 
   @Inject
   public LockInterceptor(BulwarkRuntime runtime) {
     this.guards = runtime.locks();
+    this.resumption = runtime.resumption();
   }
 
   @AroundInvoke
@@ -36,7 +38,10 @@ public class LockInterceptor {
       return guard
           .async()
           .proceed(
-              context, work -> guard.lock().callAsync(key, guard.mode(), guard.waitNanos(), work));
+              context,
+              resumption,
+              (resume, work) ->
+                  guard.lock().callAsync(key, guard.mode(), guard.waitNanos(), resume, work));
     }
     LockPermit permit = guard.lock().lock(key, guard.mode(), guard.waitNanos());
     try {

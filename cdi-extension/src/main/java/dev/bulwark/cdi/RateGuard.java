@@ -3,6 +3,7 @@ package dev.bulwark.cdi;
 import dev.bulwark.core.engine.RateLimiter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * The rate limit of one method: the shared limit, this method's waiting time, how its asynchronous
@@ -24,8 +25,9 @@ record RateGuard(RateLimiter limiter, long waitNanos, AsyncReturn async, MappedG
     }
   }
 
-  CompletionStage<Object> callAsync(Callable<? extends CompletionStage<Object>> work) {
-    CompletionStage<Object> stage = limiter.callAsync(waitNanos, work);
+  CompletionStage<Object> callAsync(
+      Executor resume, Callable<? extends CompletionStage<Object>> work) {
+    CompletionStage<Object> stage = limiter.callAsync(waitNanos, resume, work);
     return mapped == null ? stage : mapped.translated(stage);
   }
 }

@@ -17,10 +17,12 @@ import jakarta.interceptor.InvocationContext;
 public class RateLimitInterceptor {
 
   private final GuardCache<RateGuard> guards;
+  private final AsyncResumption resumption;
 
   @Inject
   public RateLimitInterceptor(BulwarkRuntime runtime) {
     this.guards = runtime.rateLimiters();
+    this.resumption = runtime.resumption();
   }
 
   @AroundInvoke
@@ -30,7 +32,7 @@ public class RateLimitInterceptor {
       return context.proceed();
     }
     if (guard.admitsAsync()) {
-      return guard.async().proceed(context, guard::callAsync);
+      return guard.async().proceed(context, resumption, guard::callAsync);
     }
     guard.acquire();
     return context.proceed();

@@ -12,10 +12,14 @@ import jakarta.interceptor.InvocationContext;
 final class UniReturn extends AsyncReturn {
 
   @Override
-  Object proceed(InvocationContext context, Limit limit) {
+  Object proceed(InvocationContext context, AsyncResumption resumption, Limit limit) {
     return Uni.createFrom()
         .completionStage(
-            () -> limit.callAsync(() -> uni(context.proceed()).subscribeAsCompletionStage()));
+            () ->
+                limit.callAsync(
+                    resumption.executor(),
+                    resumption.withRequestContext(
+                        () -> uni(context.proceed()).subscribeAsCompletionStage())));
   }
 
   @SuppressWarnings("unchecked") // the method's Uni, its items read as Object

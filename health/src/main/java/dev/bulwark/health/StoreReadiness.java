@@ -15,7 +15,8 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
  * fail-closed} (every call would fail), UP otherwise &mdash; under {@code fail-open} and {@code
  * local} calls still run, so the outage shows in the details only. The store is unreachable when
  * the last call failed to reach it (the engine's outage, with its start) or when the store says so
- * itself (Redis: its wake-up subscription is down).
+ * itself (Redis: its wake-up subscription is down). It turns UP again when the store answers, with
+ * no call needed: the engine probes an unreachable store once per reconnect interval.
  */
 public final class StoreReadiness {
 

@@ -37,6 +37,7 @@ public final class JpaStore implements BulwarkStore {
   private final WakeUps wakeUps;
   private final Cleanup cleanup;
   private final Duration wakeUpCheckInterval;
+  private final Duration reconnectInterval;
   private final AutoCloseable resources;
 
   private JpaStore(
@@ -78,6 +79,7 @@ public final class JpaStore implements BulwarkStore {
             new RateRow(dialect, new TableNames(settings.tablePrefix()).physical("bulwark_limit")));
     this.renewal = new Renewal(core);
     this.wakeUpCheckInterval = settings.wakeUpCheckInterval();
+    this.reconnectInterval = settings.reconnectInterval();
     WakeUpSignal signal =
         dialect == Dialect.POSTGRESQL
                 && notifications != null
@@ -146,6 +148,17 @@ public final class JpaStore implements BulwarkStore {
   @Override
   public Duration wakeUpCheckInterval() {
     return wakeUpCheckInterval;
+  }
+
+  /** One read of the database's clock, in a transaction of its own behind the outage gate. */
+  @Override
+  public void probe() {
+    core.transactions().run("probe", core::nowMicros);
+  }
+
+  @Override
+  public Duration reconnectInterval() {
+    return reconnectInterval;
   }
 
   /** This JVM's instance id, which qualifies its request ids in the tables. */

@@ -104,6 +104,34 @@ class OutageTest {
     }
   }
 
+  @Test
+  void theProbeFailsWhileTheDatabaseIsAwayAndAnswersWhenItIsBack() throws Exception {
+    TestServices.Endpoint postgres = TestServices.postgresql();
+    try (OutageRelay relay = new OutageRelay(postgres.host(), postgres.port())) {
+      relay.open();
+      Map<String, String> config = fixture.config();
+      config.put("url", "jdbc:postgresql://127.0.0.1:" + relay.port() + "/test");
+      config.put("connect-timeout", "500ms");
+      config.put("reconnect-interval", "200ms");
+      try (JpaStore store = fixture.open(config, (r, t) -> {})) {
+        assertThat(store.reconnectInterval()).isEqualTo(Duration.ofMillis(200));
+        store.probe();
+
+        relay.close();
+        assertThatThrownBy(store::probe)
+            .isInstanceOf(StoreException.class)
+            .hasMessageContaining("unreachable");
+
+        relay.open();
+        retryUntilAnswered(
+            () -> {
+              store.probe();
+              return Grant.GRANTED;
+            });
+      }
+    }
+  }
+
   private static Grant retryUntilAnswered(java.util.function.Supplier<Grant> call)
       throws InterruptedException {
     long deadline = System.nanoTime() + BOUND.toNanos();

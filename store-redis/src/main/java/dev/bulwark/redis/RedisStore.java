@@ -41,6 +41,7 @@ public final class RedisStore implements BulwarkStore {
   private final WakeUpNotices notices;
   private final RedisOutageGate gate;
   private final String instance;
+  private final String probeKey;
 
   private RedisStore(RedisSettings settings, RedisConnection connection, GrantListener listener) {
     this.settings = settings;
@@ -48,6 +49,7 @@ public final class RedisStore implements BulwarkStore {
     UnifiedJedis redis = connection.client();
     this.instance = newInstanceId();
     RedisKeys keys = new RedisKeys(settings.keyPrefix());
+    this.probeKey = keys.prefix() + "probe";
     this.notices = WakeUpNotices.forListener(listener);
     this.gate =
         new RedisOutageGate(
@@ -159,6 +161,20 @@ public final class RedisStore implements BulwarkStore {
   @Override
   public Duration wakeUpCheckInterval() {
     return settings.wakeUpCheckInterval();
+  }
+
+  /**
+   * One read of a key nobody writes, behind the outage gate: on a Cluster it reaches the primary of
+   * that key's slot, so it answers whatever the topology.
+   */
+  @Override
+  public void probe() {
+    gate.call(() -> connection.client().exists(probeKey));
+  }
+
+  @Override
+  public Duration reconnectInterval() {
+    return settings.reconnectInterval();
   }
 
   @Override

@@ -4,9 +4,12 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -20,13 +23,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Resuming here, rather than on the thread that reports a hand-over, keeps the guarded method
  * out of the store's own threads (the local store reports under its lock, the Redis store on its
- * wake-up subscription) and bounds the stack when one completion admits the next.
+ * wake-up subscription) and bounds the stack when one completion admits the next. The guarded work
+ * itself never runs here: {@link AsyncCall} starts it on the caller's executor.
+ *
+ * <p>Besides that thread, a few store-call threads, made on demand, take the store round trips a
+ * thread that must never wait (a Vert.x event loop) would otherwise make: the admission of a call
+ * made there, the release of a call whose result completes there, the withdrawal of a request its
+ * caller gave up there.
  */
 final class AsyncScheduler implements Executor, AutoCloseable {
 
   private final AtomicInteger resuming = new AtomicInteger();
   private final Set<CompletableFuture<?>> waiting = ConcurrentHashMap.newKeySet();
+
+  /** Store-call threads: enough that one slow round trip does not hold up the others. */
+  private static final int STORE_CALL_THREADS = 8;
+
   private ScheduledThreadPoolExecutor thread; // guarded by this
+  private ThreadPoolExecutor storeCalls; // guarded by this
   private volatile boolean closed; // written under this
 
   /**
@@ -86,6 +100,48 @@ final class AsyncScheduler implements Executor, AutoCloseable {
     return executor().schedule(task, delayNanos, TimeUnit.NANOSECONDS);
   }
 
+  /**
+   * Runs {@code storeCall} on a store-call thread when the current thread is an event loop, which
+   * must never wait for the store; else at once, on the current thread.
+   */
+  void offEventLoop(Runnable storeCall) {
+    if (EventLoop.isCurrentThread()) {
+      try {
+        storeCalls().execute(storeCall);
+        return;
+      } catch (RejectedExecutionException closing) {
+        // the engine closed meanwhile: made here, as after the close
+      }
+    }
+    storeCall.run();
+  }
+
+  /**
+   * The store-call threads; once the engine is closed, the calling thread (what is released then
+   * still reaches the store, or its lease runs out).
+   */
+  synchronized Executor storeCalls() {
+    if (closed) {
+      return Runnable::run;
+    }
+    if (storeCalls == null) {
+      storeCalls =
+          new ThreadPoolExecutor(
+              STORE_CALL_THREADS,
+              STORE_CALL_THREADS,
+              30,
+              TimeUnit.SECONDS,
+              new LinkedBlockingQueue<>(),
+              task -> {
+                Thread t = new Thread(task, "bulwark-store-call");
+                t.setDaemon(true);
+                return t;
+              });
+      storeCalls.allowCoreThreadTimeOut(true);
+    }
+    return storeCalls;
+  }
+
   private synchronized ScheduledExecutorService executor() {
     if (thread == null) {
       if (closed) {
@@ -110,6 +166,9 @@ final class AsyncScheduler implements Executor, AutoCloseable {
       closed = true;
       if (thread != null) {
         thread.shutdownNow();
+      }
+      if (storeCalls != null) {
+        storeCalls.shutdown(); // releases already handed over still reach the store
       }
     }
     for (CompletableFuture<?> wait : waiting) {

@@ -112,7 +112,7 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
         (value, failure) -> {
           // answered as a rejection: the links around report it as one, and nobody else sees it
           if (outcome.complete(Grant.REJECTED)) {
-            withdraw();
+            access.async().offEventLoop(this::withdraw); // a store round trip
           }
         });
   }

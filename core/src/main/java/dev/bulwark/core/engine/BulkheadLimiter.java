@@ -9,6 +9,7 @@ import dev.bulwark.spi.PermitStore;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * One bulkhead, built once per name: the entry to its chain. {@link #acquire()} hands back a {@link
@@ -22,13 +23,19 @@ public final class BulkheadLimiter {
   private final LimitEvents events;
   private final PermitStore store;
   private final long waitNanos;
+  private final AsyncScheduler async;
+
+  /** Where its waited calls start when their caller names no executor and is no event loop. */
+  private final Executor inOrder = CallerExecutor.inOrder();
 
   BulkheadLimiter(
       BulkheadDefinition definition,
       PermitSpec spec,
       LimitLink chain,
       LimitEvents events,
-      PermitStore store) {
+      PermitStore store,
+      AsyncScheduler async) {
+    this.async = async;
     this.definition = definition;
     this.spec = spec;
     this.chain = chain;
@@ -56,6 +63,10 @@ public final class BulkheadLimiter {
   /** The definition's waiting time, in nanoseconds. */
   long waitNanos() {
     return waitNanos;
+  }
+
+  private Executor startOn(Executor resume) {
+    return CallerExecutor.current(resume != null ? resume : inOrder); // an event loop first
   }
 
   /** Takes a permit, waiting up to the definition's waiting time. */
@@ -89,7 +100,8 @@ public final class BulkheadLimiter {
    * to {@code maxWaitNanos} in the queue), or exceptionally with {@link BulkheadFullException}.
    */
   public CompletableFuture<Permit> acquireAsync(long maxWaitNanos) {
-    return AsyncCall.admit(chain, "", null, maxWaitNanos, permit -> permit);
+    return AsyncCall.admit(
+        chain, async, "", null, maxWaitNanos, CallerExecutor.current(inOrder), permit -> permit);
   }
 
   /**
@@ -98,7 +110,16 @@ public final class BulkheadLimiter {
    */
   public <T> CompletableFuture<T> callAsync(
       long maxWaitNanos, Callable<? extends CompletionStage<T>> work) {
-    return AsyncCall.run(chain, "", null, maxWaitNanos, false, work);
+    return callAsync(maxWaitNanos, null, work);
+  }
+
+  /**
+   * {@link #callAsync(long, Callable)}, starting {@code work} on {@code resume} when it had to wait
+   * (null: on the caller's event loop when it is one, else on the JDK's asynchronous pool).
+   */
+  public <T> CompletableFuture<T> callAsync(
+      long maxWaitNanos, Executor resume, Callable<? extends CompletionStage<T>> work) {
+    return AsyncCall.run(chain, async, "", null, maxWaitNanos, false, startOn(resume), work);
   }
 
   /** Takes a permit only if one is free now; null otherwise. */

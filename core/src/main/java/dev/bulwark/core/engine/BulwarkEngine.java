@@ -39,6 +39,7 @@ public final class BulwarkEngine implements AutoCloseable {
   private final AsyncScheduler async = new AsyncScheduler();
   private final LimitChains chains;
   private final OutageWatch outage;
+  private final OutageProbe probe;
   private final LimitRegistry registry;
   private final DefaultBulwark programmatic;
 
@@ -55,7 +56,8 @@ public final class BulwarkEngine implements AutoCloseable {
             ? new StoreAccess(new LocalStore(waiters), waiters, null, async)
             : null;
     BulwarkListener listener = Listeners.combine(builder.listeners);
-    this.outage = new OutageWatch(settings.storeId(), listener);
+    this.probe = new OutageProbe(store);
+    this.outage = new OutageWatch(settings.storeId(), listener, probe);
     this.chains = new LimitChains(access, localAccess, settings.failurePolicy(), listener, outage);
     LimitCatalog catalog =
         builder.catalog != null
@@ -137,7 +139,9 @@ public final class BulwarkEngine implements AutoCloseable {
 
   /**
    * The outage the store is in, as calls found it (the last call failed to reach it); empty while
-   * it answers. Always empty for the local store, which cannot be unreachable.
+   * it answers, and again once it answers a call or the probe the engine sends it once per
+   * reconnect interval during an outage. Always empty for the local store, which cannot be
+   * unreachable.
    */
   public Optional<StoreOutage> outage() {
     return outage.current();
@@ -169,7 +173,12 @@ public final class BulwarkEngine implements AutoCloseable {
     LimitEvents events = chains.events(LimitType.BULKHEAD, definition.name());
     BulkheadLimiter limiter =
         new BulkheadLimiter(
-            definition, spec, chains.bulkhead(definition, spec, events), events, store.permits());
+            definition,
+            spec,
+            chains.bulkhead(definition, spec, events),
+            events,
+            store.permits(),
+            async);
     DefinitionRecorder.record(
         "bulkhead '" + spec.name() + "'", spec.definition(), () -> store.permits().define(spec));
     return limiter;
@@ -186,7 +195,12 @@ public final class BulwarkEngine implements AutoCloseable {
     LimitEvents events = chains.events(LimitType.RATE_LIMIT, definition.name());
     RateLimiter limiter =
         new RateLimiter(
-            definition, spec, chains.rateLimit(definition, spec, events), events, store.rates());
+            definition,
+            spec,
+            chains.rateLimit(definition, spec, events),
+            events,
+            store.rates(),
+            async);
     DefinitionRecorder.record(
         "rate limit '" + spec.name() + "'", spec.definition(), () -> store.rates().define(spec));
     return limiter;
@@ -198,11 +212,12 @@ public final class BulwarkEngine implements AutoCloseable {
     keepLeasesAlive(spec.leaseMillis());
     LimitEvents events = chains.events(LimitType.LOCK, definition.name());
     return new KeyedLock(
-        definition, chains.lock(definition, spec, events), events, spec, store.locks());
+        definition, chains.lock(definition, spec, events), events, spec, store.locks(), async);
   }
 
   @Override
   public void close() {
+    probe.close();
     async.close();
     if (access.renewer() != null) {
       access.renewer().close();

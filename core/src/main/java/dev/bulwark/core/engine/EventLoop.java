@@ -3,6 +3,8 @@ package dev.bulwark.core.engine;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Proxy;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 
@@ -16,6 +18,15 @@ final class EventLoop {
   /** {@code io.vertx.core.Context.isOnEventLoopThread()}, or null without Vert.x. */
   private static final MethodHandle IS_CURRENT = find();
 
+  /** {@code io.vertx.core.Vertx.currentContext()}, or null without Vert.x. */
+  private static final MethodHandle CURRENT_CONTEXT =
+      IS_CURRENT == null ? null : findStatic("io.vertx.core.Vertx", "currentContext");
+
+  /** {@code io.vertx.core.Context.runOnContext(Handler)}, or null without Vert.x. */
+  private static final MethodHandle RUN_ON_CONTEXT = IS_CURRENT == null ? null : findRunOnContext();
+
+  private static final Class<?> HANDLER = IS_CURRENT == null ? null : load("io.vertx.core.Handler");
+
   private EventLoop() {}
 
   static boolean isCurrentThread() {
@@ -27,6 +38,51 @@ final class EventLoop {
     } catch (Throwable e) {
       return false;
     }
+  }
+
+  /**
+   * The current event loop's Vert.x context as an executor: what it runs, runs on that loop, as the
+   * caller's own code would. Null when the current thread is no event loop.
+   */
+  static Executor currentContext() {
+    if (!isCurrentThread() || CURRENT_CONTEXT == null || RUN_ON_CONTEXT == null) {
+      return null;
+    }
+    Object context;
+    try {
+      context = CURRENT_CONTEXT.invoke();
+    } catch (Throwable e) {
+      return null;
+    }
+    if (context == null) {
+      return null;
+    }
+    return task -> {
+      try {
+        RUN_ON_CONTEXT.invoke(context, handler(task));
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable e) {
+        throw new IllegalStateException("Bulwark: could not hand work to a Vert.x context", e);
+      }
+    };
+  }
+
+  /** A {@code Handler<Void>} that runs {@code task}. */
+  private static Object handler(Runnable task) {
+    return Proxy.newProxyInstance(
+        HANDLER.getClassLoader(),
+        new Class<?>[] {HANDLER},
+        (proxy, method, args) ->
+            switch (method.getName()) {
+              case "handle" -> {
+                task.run();
+                yield null;
+              }
+              case "equals" -> proxy == args[0];
+              case "hashCode" -> System.identityHashCode(proxy);
+              default -> "Bulwark task " + task;
+            });
   }
 
   /**
@@ -49,6 +105,35 @@ final class EventLoop {
             + " the guarded method (Bulwark then waits without blocking a thread), run it on a"
             + " worker thread (@Blocking on Quarkus), or give it a waiting time of 0.",
         full);
+  }
+
+  private static Class<?> load(String name) {
+    try {
+      return Class.forName(name, false, EventLoop.class.getClassLoader());
+    } catch (ReflectiveOperationException | LinkageError e) {
+      return null;
+    }
+  }
+
+  private static MethodHandle findStatic(String owner, String name) {
+    try {
+      return MethodHandles.publicLookup()
+          .findStatic(load(owner), name, MethodType.methodType(load("io.vertx.core.Context")));
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      return null;
+    }
+  }
+
+  private static MethodHandle findRunOnContext() {
+    try {
+      return MethodHandles.publicLookup()
+          .findVirtual(
+              load("io.vertx.core.Context"),
+              "runOnContext",
+              MethodType.methodType(void.class, load("io.vertx.core.Handler")));
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      return null;
+    }
   }
 
   private static MethodHandle find() {

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /**
  * One family of keyed read-write locks, built once per name: the entry to its chain. The guarded
@@ -25,13 +26,19 @@ public final class KeyedLock {
   private final LockSpec spec;
   private final LockStore store;
   private final long waitNanos;
+  private final AsyncScheduler async;
+
+  /** Where its waited calls start when their caller names no executor and is no event loop. */
+  private final Executor inOrder = CallerExecutor.inOrder();
 
   KeyedLock(
       LockDefinition definition,
       LimitLink chain,
       LimitEvents events,
       LockSpec spec,
-      LockStore store) {
+      LockStore store,
+      AsyncScheduler async) {
+    this.async = async;
     this.definition = definition;
     this.chain = chain;
     this.events = events;
@@ -56,6 +63,10 @@ public final class KeyedLock {
   /** The definition's waiting time, in nanoseconds. */
   long waitNanos() {
     return waitNanos;
+  }
+
+  private Executor startOn(Executor resume) {
+    return CallerExecutor.current(resume != null ? resume : inOrder); // an event loop first
   }
 
   /** Takes {@code key} in {@code mode}, waiting up to the definition's waiting time. */
@@ -87,7 +98,13 @@ public final class KeyedLock {
    */
   public CompletableFuture<LockPermit> lockAsync(String key, LockMode mode, long maxWaitNanos) {
     return AsyncCall.admit(
-        chain, Objects.requireNonNull(key, "key"), mode, maxWaitNanos, permit -> permit);
+        chain,
+        async,
+        Objects.requireNonNull(key, "key"),
+        mode,
+        maxWaitNanos,
+        CallerExecutor.current(inOrder),
+        permit -> permit);
   }
 
   /**
@@ -97,7 +114,29 @@ public final class KeyedLock {
    */
   public <T> CompletableFuture<T> callAsync(
       String key, LockMode mode, long maxWaitNanos, Callable<? extends CompletionStage<T>> work) {
-    return AsyncCall.run(chain, Objects.requireNonNull(key, "key"), mode, maxWaitNanos, true, work);
+    return callAsync(key, mode, maxWaitNanos, null, work);
+  }
+
+  /**
+   * {@link #callAsync(String, LockMode, long, Callable)}, starting {@code work} on {@code resume}
+   * when it had to wait (null: on the caller's event loop when it is one, else on the JDK's
+   * asynchronous pool).
+   */
+  public <T> CompletableFuture<T> callAsync(
+      String key,
+      LockMode mode,
+      long maxWaitNanos,
+      Executor resume,
+      Callable<? extends CompletionStage<T>> work) {
+    return AsyncCall.run(
+        chain,
+        async,
+        Objects.requireNonNull(key, "key"),
+        mode,
+        maxWaitNanos,
+        true,
+        startOn(resume),
+        work);
   }
 
   /** Takes {@code key} in {@code mode} only if it is free now. */

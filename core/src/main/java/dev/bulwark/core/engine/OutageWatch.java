@@ -11,8 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 
 /**
- * Tells when the store stops answering and when it answers again, once each per outage, and what
- * the current outage is for operators. While the store answers, a call pays one volatile read here.
+ * Tells when the store stops answering and when it answers again (a call or the {@link OutageProbe}
+ * got an answer), once each per outage, and what the current outage is for operators. While the
+ * store answers, a call pays one volatile read here.
  */
 final class OutageWatch {
 
@@ -20,6 +21,7 @@ final class OutageWatch {
 
   private final String store;
   private final BulwarkListener listener;
+  private final OutageProbe probe;
 
   /** The outage in progress (monotonic start, for its length, and the public view); null if up. */
   private final AtomicReference<Down> down = new AtomicReference<>();
@@ -28,10 +30,13 @@ final class OutageWatch {
 
   /**
    * @param listener null when nobody listens
+   * @param probe asks the store while it is unreachable, so the outage ends when it answers again
+   *     even if no call comes
    */
-  OutageWatch(String store, BulwarkListener listener) {
+  OutageWatch(String store, BulwarkListener listener, OutageProbe probe) {
     this.store = store;
     this.listener = listener;
+    this.probe = probe;
   }
 
   void failed(StoreException cause) {
@@ -41,6 +46,7 @@ final class OutageWatch {
             new Down(
                 System.nanoTime(),
                 new StoreOutage(store, Instant.now(), String.valueOf(cause.getMessage()))))) {
+      probe.start(this);
       if (listener != null) {
         Listeners.deliver(listener, new StoreOutageStarted(store, cause.getMessage()), LOG);
       }

@@ -8,6 +8,7 @@ import dev.bulwark.spi.RateStore;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /** One rate limit, built once per name: the entry to its chain. */
 public final class RateLimiter {
@@ -18,13 +19,19 @@ public final class RateLimiter {
   private final LimitEvents events;
   private final RateStore store;
   private final long waitNanos;
+  private final AsyncScheduler async;
+
+  /** Where its waited calls start when their caller names no executor and is no event loop. */
+  private final Executor inOrder = CallerExecutor.inOrder();
 
   RateLimiter(
       RateLimitDefinition definition,
       RateSpec spec,
       LimitLink chain,
       LimitEvents events,
-      RateStore store) {
+      RateStore store,
+      AsyncScheduler async) {
+    this.async = async;
     this.definition = definition;
     this.spec = spec;
     this.chain = chain;
@@ -55,6 +62,10 @@ public final class RateLimiter {
     return waitNanos;
   }
 
+  private Executor startOn(Executor resume) {
+    return CallerExecutor.current(resume != null ? resume : inOrder); // an event loop first
+  }
+
   /** Takes a permit, waiting up to the definition's waiting time for a reserved slot. */
   public void acquire() {
     acquire(waitNanos);
@@ -82,13 +93,24 @@ public final class RateLimiter {
    * exceptionally with {@link RateLimitExceededException}.
    */
   public CompletableFuture<Void> acquireAsync(long maxWaitNanos) {
-    return AsyncCall.admit(chain, "", null, maxWaitNanos, permit -> null);
+    return AsyncCall.admit(
+        chain, async, "", null, maxWaitNanos, CallerExecutor.current(inOrder), permit -> null);
   }
 
   /** Starts {@code work} once its reserved slot starts, without blocking meanwhile. */
   public <T> CompletableFuture<T> callAsync(
       long maxWaitNanos, Callable<? extends CompletionStage<T>> work) {
-    return AsyncCall.run(chain, "", null, maxWaitNanos, false, work);
+    return callAsync(maxWaitNanos, null, work);
+  }
+
+  /**
+   * {@link #callAsync(long, Callable)}, starting {@code work} on {@code resume} when it had to wait
+   * for its slot (null: on the caller's event loop when it is one, else on the JDK's asynchronous
+   * pool).
+   */
+  public <T> CompletableFuture<T> callAsync(
+      long maxWaitNanos, Executor resume, Callable<? extends CompletionStage<T>> work) {
+    return AsyncCall.run(chain, async, "", null, maxWaitNanos, false, startOn(resume), work);
   }
 
   /** Takes a permit only if one is free now. */

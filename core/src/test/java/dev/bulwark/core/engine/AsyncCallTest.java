@@ -17,10 +17,13 @@ import dev.bulwark.RateLimitExceededException;
 import dev.bulwark.RateLimiterHandle;
 import dev.bulwark.tck.AsyncCrowd;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,6 +46,8 @@ class AsyncCallTest {
               Map.entry("bulwark.bulkhead.crowd.waiting-time", "60s"),
               Map.entry("bulwark.bulkhead.single.value", "1"),
               Map.entry("bulwark.bulkhead.single.waiting-time", "10s"),
+              Map.entry("bulwark.bulkhead.other.value", "1"),
+              Map.entry("bulwark.bulkhead.other.waiting-time", "10s"),
               Map.entry("bulwark.bulkhead.brief.value", "1"),
               Map.entry("bulwark.bulkhead.brief.waiting-time", "100ms"),
               Map.entry("bulwark.lock.accounts.waiting-time", "10s"),
@@ -62,6 +67,37 @@ class AsyncCallTest {
   @Test
   void aThousandCallersOnABulkheadOfFiveWaitWithoutThreadsAndStartInOrder() throws Exception {
     AsyncCrowd.check(bulwark.bulkhead("crowd"), 5, 1_000, 4, Duration.ofSeconds(20));
+  }
+
+  @Test
+  void waitedCallsOfTwoLimitsRunSideBySideAndNotOnABulwarkThread() throws Exception {
+    BulkheadHandle single = bulwark.bulkhead("single");
+    BulkheadHandle other = bulwark.bulkhead("other");
+    CompletableFuture<String> release = new CompletableFuture<>();
+    CompletableFuture<String> holdSingle = single.callAsync(() -> release).toCompletableFuture();
+    CompletableFuture<String> holdOther = other.callAsync(() -> release).toCompletableFuture();
+
+    CountDownLatch inside = new CountDownLatch(2);
+    Callable<CompletionStage<String>> waited =
+        () -> {
+          String thread = Thread.currentThread().getName();
+          inside.countDown();
+          // a synchronous part that blocks: the other call comes inside meanwhile only if it
+          // runs on a thread of its own
+          boolean beside = inside.await(5, SECONDS);
+          return CompletableFuture.completedFuture(thread + (beside ? "" : " (alone)"));
+        };
+    CompletableFuture<String> first = single.callAsync(waited).toCompletableFuture();
+    CompletableFuture<String> second = other.callAsync(waited).toCompletableFuture();
+    assertThat(first).isNotDone();
+    assertThat(second).isNotDone();
+
+    release.complete("released");
+    holdSingle.get(5, SECONDS);
+    holdOther.get(5, SECONDS);
+    for (String ranOn : List.of(first.get(15, SECONDS), second.get(15, SECONDS))) {
+      assertThat(ranOn).doesNotStartWith("bulwark").doesNotEndWith("(alone)");
+    }
   }
 
   @Test

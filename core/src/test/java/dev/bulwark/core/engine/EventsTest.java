@@ -174,6 +174,24 @@ class EventsTest {
   }
 
   @Test
+  void theOutageEndsWhenTheStoreAnswersTheEnginesProbeWithNoCall() throws Exception {
+    try (BulwarkEngine engine = engine("fail-closed")) {
+      BulkheadLimiter limiter = engine.bulkhead(BULKHEAD);
+      store[0].down = true;
+      assertThatThrownBy(limiter::acquire).isInstanceOf(StoreUnavailableException.class);
+      assertThat(engine.outage()).isPresent();
+
+      store[0].down = false; // from here on, no call: the probe alone finds the store back
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (engine.outage().isPresent()) {
+        assertThat(System.nanoTime() - deadline).as("the outage ends").isNegative();
+        Thread.sleep(20);
+      }
+      assertThat(events).filteredOn(StoreOutageEnded.class::isInstance).hasSize(1);
+    }
+  }
+
+  @Test
   void aLeaseTheStoreLostIsReportedWhileTheCallRunsAndAgainAtItsRelease() throws Exception {
     try (BulwarkEngine engine = engine("fail-closed")) {
       LockDefinition definition =

@@ -59,6 +59,12 @@ final class SwitchableStore implements BulwarkStore {
     };
   }
 
+  /** Answers unless switched off, like a remote store's probe. */
+  @Override
+  public void probe() {
+    check();
+  }
+
   private void check() {
     if (down) {
       throw new StoreException("connection refused (test)");
