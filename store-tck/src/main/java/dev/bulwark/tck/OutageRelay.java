@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * whoever connects through it, without touching the shared server. Connect the code under test to
  * {@code 127.0.0.1:}{@link #port()}; {@link #close()} cuts every connection and refuses new ones,
  * {@link #open()} accepts them again on the same port. It can also lose one reply: the command
- * reaches the server and runs, the client sees its connection cut.
+ * reaches the server and runs, the client sees its connection cut. And it can turn into a black
+ * hole: connections stay open but nothing passes either way, as when a network path dies without
+ * either end being told (a half-open connection).
  */
 public final class OutageRelay implements AutoCloseable {
 
@@ -24,6 +26,7 @@ public final class OutageRelay implements AutoCloseable {
   private final int port;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private final AtomicBoolean dropNextReply = new AtomicBoolean();
+  private volatile boolean blackHole;
   private ServerSocket server;
 
   /** Reserves a free local port for a relay to {@code host:targetPort}; call {@link #open()}. */
@@ -57,6 +60,19 @@ public final class OutageRelay implements AutoCloseable {
   /** Whether an armed {@link #dropNextReply()} has not happened yet. */
   public boolean replyDropPending() {
     return dropNextReply.get();
+  }
+
+  /**
+   * From now on, bytes that reach the relay in either direction are dropped, on open connections
+   * and new ones, and no connection is closed: neither side hears anything again.
+   */
+  public void stopForwarding() {
+    blackHole = true;
+  }
+
+  /** Forwards again what arrives from now on (what was dropped meanwhile stays lost). */
+  public void resumeForwarding() {
+    blackHole = false;
   }
 
   /** Stops listening and cuts every relayed connection. */
@@ -112,6 +128,9 @@ public final class OutageRelay implements AutoCloseable {
       byte[] buffer = new byte[8192];
       int read;
       while ((read = in.read(buffer)) >= 0) {
+        if (blackHole) {
+          continue;
+        }
         if (replies && dropNextReply.compareAndSet(true, false)) {
           return; // the finally block cuts both sides
         }
