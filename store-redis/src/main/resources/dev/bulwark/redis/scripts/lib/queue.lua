@@ -41,7 +41,7 @@ end
 
 local function withdraw(queue, waiters, member)
   redis.call('LREM', queue, 1, member)
-  redis.call('HDEL', waiters, member)
+  return redis.call('HDEL', waiters, member) == 1
 end
 
 -- Whether member waits in the queue with a live lease; an entry whose lease ran out is withdrawn,
