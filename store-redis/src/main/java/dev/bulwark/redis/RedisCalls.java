@@ -98,6 +98,14 @@ final class RedisCalls {
   }
 
   /**
+   * Runs {@code operation} behind the outage gate, as every call is: a connection failure it throws
+   * declares an outage, any Redis failure becomes a {@link StoreException}.
+   */
+  <T> T guarded(Supplier<T> operation) {
+    return gate.call(operation);
+  }
+
+  /**
    * While a Cluster moves a slot, a script whose keys are split between the two nodes is answered
    * {@code TRYAGAIN} until the keys are moved (milliseconds); it is sent again a few times instead
    * of failing as a store failure.

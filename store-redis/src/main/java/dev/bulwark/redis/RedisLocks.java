@@ -47,7 +47,7 @@ final class RedisLocks implements LockStore {
                 keys.prefix(),
                 redis.wakeUpSecret()),
             Scripts.LOCK_CANCEL,
-            () -> cancelArgs(member, true)));
+            () -> cancelArgs(spec, member, true)));
   }
 
   @Override
@@ -59,7 +59,7 @@ final class RedisLocks implements LockStore {
             keysOf(spec.name(), key),
             handOverArgs(member),
             Scripts.LOCK_CANCEL,
-            () -> cancelArgs(member, true)));
+            () -> cancelArgs(spec, member, true)));
   }
 
   @Override
@@ -68,7 +68,7 @@ final class RedisLocks implements LockStore {
         redis.runGranting(
             Scripts.LOCK_CANCEL,
             keysOf(spec.name(), key),
-            cancelArgs(redis.member(requestId), false)));
+            cancelArgs(spec, redis.member(requestId), false)));
   }
 
   @Override
@@ -101,8 +101,9 @@ final class RedisLocks implements LockStore {
   }
 
   /** Cancel; {@code releaseGrant} for a caller that gives the request up whatever it became. */
-  private List<String> cancelArgs(String member, boolean releaseGrant) {
-    return List.of(member, keys.prefix(), releaseGrant ? "1" : "0");
+  private List<String> cancelArgs(LockSpec spec, String member, boolean releaseGrant) {
+    return List.of(
+        member, keys.prefix(), releaseGrant ? "1" : "0", Long.toString(spec.leaseMillis()));
   }
 
   private List<String> keysOf(String name, String key) {

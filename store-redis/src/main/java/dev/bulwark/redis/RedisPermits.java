@@ -94,7 +94,12 @@ final class RedisPermits implements PermitStore {
 
   /** Cancel; {@code releaseGrant} for a caller that gives the request up whatever it became. */
   private List<String> cancelArgs(PermitSpec spec, String member, boolean releaseGrant) {
-    return List.of(member, Integer.toString(spec.limit()), keys.prefix(), releaseGrant ? "1" : "0");
+    return List.of(
+        member,
+        Integer.toString(spec.limit()),
+        keys.prefix(),
+        releaseGrant ? "1" : "0",
+        Long.toString(spec.leaseMillis()));
   }
 
   private List<String> keysOf(PermitSpec spec) {

@@ -19,19 +19,18 @@ import java.util.concurrent.TimeUnit;
  */
 final class RedisRates implements RateStore {
 
-  /** Each thread's reservations, numbered: a re-sent call carries the number of the first. */
-  private static final ThreadLocal<long[]> CALL_NUMBERS =
-      ThreadLocal.withInitial(() -> new long[1]);
-
   private final RedisCalls redis;
   private final RedisKeys keys;
   private final boolean rememberReplies;
   private final Map<RateSpec, Call> calls = new ConcurrentHashMap<>();
 
+  /** By limit name, as the remembered replies are kept: one numbering per hash. */
+  private final Map<String, CallsInFlight> inFlightByName = new ConcurrentHashMap<>();
+
   /**
    * @param rememberReplies whether the client may re-send a script (Jedis' Cluster executor does
-   *     after a connection error): then every reservation carries its caller and number, and the
-   *     script answers a re-sent one with its first reply instead of taking a second slot
+   *     after a connection error): then every reservation carries this JVM's id and its number, and
+   *     the script answers a re-sent one with its first reply instead of taking a second slot
    */
   RedisRates(RedisCalls redis, RedisKeys keys, boolean rememberReplies) {
     this.redis = redis;
@@ -43,16 +42,24 @@ final class RedisRates implements RateStore {
   public RateDecision reserve(RateSpec spec, long maxWaitNanos) {
     Call call = calls.computeIfAbsent(spec, this::callOf);
     String maxWait = Long.toString(TimeUnit.NANOSECONDS.toMicros(Math.max(0, maxWaitNanos)));
-    List<String> args =
-        rememberReplies
-            ? List.of(
-                call.permits(),
-                call.windowMicros(),
-                maxWait,
-                redis.instance() + ":" + Thread.currentThread().getId(),
-                Long.toString(++CALL_NUMBERS.get()[0]))
-            : List.of(call.permits(), call.windowMicros(), maxWait);
-    return decision((Long) redis.run(call.script(), call.keys(), args));
+    if (!rememberReplies) {
+      List<String> args = List.of(call.permits(), call.windowMicros(), maxWait);
+      return decision((Long) redis.run(call.script(), call.keys(), args));
+    }
+    CallsInFlight.Started started = call.inFlight().start();
+    try {
+      List<String> args =
+          List.of(
+              call.permits(),
+              call.windowMicros(),
+              maxWait,
+              redis.instance(),
+              Long.toString(started.number()),
+              Long.toString(started.oldestInFlight()));
+      return decision((Long) redis.run(call.script(), call.keys(), args));
+    } finally {
+      call.inFlight().finish(started.number());
+    }
   }
 
   /**
@@ -66,7 +73,12 @@ final class RedisRates implements RateStore {
   }
 
   /** What every reservation of one limit sends alike, worked out once. */
-  private record Call(LuaScript script, List<String> keys, String permits, String windowMicros) {}
+  private record Call(
+      LuaScript script,
+      List<String> keys,
+      String permits,
+      String windowMicros,
+      CallsInFlight inFlight) {}
 
   private Call callOf(RateSpec spec) {
     LuaScript script;
@@ -85,7 +97,8 @@ final class RedisRates implements RateStore {
         script,
         rememberReplies ? List.of(state, keys.rateReplies(spec.name())) : List.of(state),
         Integer.toString(spec.permits()),
-        Long.toString(TimeUnit.NANOSECONDS.toMicros(spec.windowNanos())));
+        Long.toString(TimeUnit.NANOSECONDS.toMicros(spec.windowNanos())),
+        inFlightByName.computeIfAbsent(spec.name(), name -> new CallsInFlight()));
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.bulwark.redis.client.RedisConnector;
 import dev.bulwark.redis.client.RedisOutageGate;
 import dev.bulwark.redis.client.RedisSettings;
 import dev.bulwark.redis.client.ReplicaAcks;
+import dev.bulwark.redis.client.SlotPipelines;
 import dev.bulwark.redis.client.WakeUpChannel;
 import dev.bulwark.redis.client.WakeUpNotices;
 import dev.bulwark.spi.BulwarkStore;
@@ -68,7 +69,9 @@ public final class RedisStore implements BulwarkStore {
     this.rates = new RedisRates(calls, keys, settings.topology() == RedisSettings.Topology.CLUSTER);
     this.locks = new RedisLocks(calls, keys);
     this.renewal =
-        new LeaseRenewal(calls, keys, settings.topology() == RedisSettings.Topology.CLUSTER);
+        settings.topology() == RedisSettings.Topology.CLUSTER
+            ? new LeaseRenewal(calls, keys, new SlotPipelines(connection))
+            : new LeaseRenewal(calls, keys, false);
     this.wakeUps = new WakeUpChannel(settings, connection, keys.wakeUpChannel(instance), notices);
   }
 

@@ -6,19 +6,19 @@ import dev.bulwark.redis.client.LuaScript;
 final class Scripts {
 
   static final LuaScript PERMIT_ACQUIRE =
-      LuaScript.load("permit_acquire", "expiry", "queue", "since", "permits");
+      LuaScript.load("permit_acquire", "expiry", "given_up", "queue", "since", "permits");
   static final LuaScript PERMIT_POLL =
       LuaScript.load("permit_poll", "expiry", "queue", "since", "permits");
   static final LuaScript PERMIT_CANCEL =
-      LuaScript.load("permit_cancel", "expiry", "queue", "since", "permits");
+      LuaScript.load("permit_cancel", "expiry", "given_up", "queue", "since", "permits");
   static final LuaScript PERMIT_RELEASE =
       LuaScript.load("permit_release", "expiry", "queue", "since", "permits");
   static final LuaScript LOCK_ACQUIRE =
-      LuaScript.load("lock_acquire", "expiry", "queue", "since", "locks");
+      LuaScript.load("lock_acquire", "expiry", "given_up", "queue", "since", "locks");
   static final LuaScript LOCK_POLL =
       LuaScript.load("lock_poll", "expiry", "queue", "since", "locks");
   static final LuaScript LOCK_CANCEL =
-      LuaScript.load("lock_cancel", "expiry", "queue", "since", "locks");
+      LuaScript.load("lock_cancel", "expiry", "given_up", "queue", "since", "locks");
   static final LuaScript LOCK_RELEASE =
       LuaScript.load("lock_release", "expiry", "queue", "since", "locks");
   static final LuaScript RENEW = LuaScript.load("renew", "expiry");

@@ -13,6 +13,7 @@ import dev.bulwark.tck.OutageRelay;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
@@ -135,6 +136,45 @@ class LostReplyTest {
 
     assertThat(relay.replyDropPending()).isFalse();
     assertThat(redis.hexists(lock.state(), "writer")).as("the write lock went back").isFalse();
+    assertThat(direct.store().locks().acquire(LOCK, KEY, LockMode.WRITE, 2, false).isGranted())
+        .isTrue();
+  }
+
+  /**
+   * The acquire is slow on its way (its connection times out first) and the give-up, sent on
+   * another connection, reaches Redis before it: the acquire that arrives afterwards grants
+   * nothing, where it would take a permit that nobody uses, releases or renews.
+   */
+  @Test
+  void anAcquireArrivingAfterItsGiveUpTakesNoPermit() throws Exception {
+    RedisKeys.BulkheadKeys bulkhead = keysOf(ONE);
+    assertThat(relayed.store().permits().poll(ONE, 100)).isEqualTo(Grant.REJECTED);
+    relay.holdNextRequest();
+
+    assertThatThrownBy(() -> relayed.store().permits().acquire(ONE, 1, true))
+        .isInstanceOf(StoreException.class);
+    assertThat(relay.requestHeld()).as("the acquire has not reached Redis").isTrue();
+
+    assertThat(relay.deliverHeldRequest(10, TimeUnit.SECONDS)).as("the late acquire ran").isTrue();
+    assertThat(redis.zrange(bulkhead.holders(), 0, -1)).as("nothing granted").isEmpty();
+    assertThat(redis.exists(bulkhead.queue())).as("nothing queued").isFalse();
+    assertThat(redis.hkeys(bulkhead.state())).as("the give-up's mark is used up").isEmpty();
+    assertThat(direct.store().permits().acquire(ONE, 2, false)).isEqualTo(Grant.GRANTED);
+  }
+
+  @Test
+  void aLockAcquireArrivingAfterItsGiveUpTakesNoLock() throws Exception {
+    RedisKeys.LockKeys lock = relayedKeysOf(LOCK);
+    assertThat(relayed.store().locks().poll(LOCK, KEY, 100)).isEqualTo(Grant.REJECTED);
+    relay.holdNextRequest();
+
+    assertThatThrownBy(() -> relayed.store().locks().acquire(LOCK, KEY, LockMode.WRITE, 1, true))
+        .isInstanceOf(StoreException.class);
+    assertThat(relay.requestHeld()).as("the acquire has not reached Redis").isTrue();
+
+    assertThat(relay.deliverHeldRequest(10, TimeUnit.SECONDS)).as("the late acquire ran").isTrue();
+    assertThat(redis.hexists(lock.state(), "writer")).as("nothing granted").isFalse();
+    assertThat(redis.exists(lock.queue())).as("nothing queued").isFalse();
     assertThat(direct.store().locks().acquire(LOCK, KEY, LockMode.WRITE, 2, false).isGranted())
         .isTrue();
   }

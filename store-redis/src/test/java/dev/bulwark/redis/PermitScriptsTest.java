@@ -173,7 +173,7 @@ class PermitScriptsTest {
         Scripts.PERMIT_CANCEL.run(
             redis,
             test.keys().bulkhead(NAME).scriptKeys(),
-            List.of(b.member(2), "1", test.prefix(), "1"));
+            List.of(b.member(2), "1", test.prefix(), "1", "60000"));
     assertThat(reply).isEqualTo(-1L);
     assertThat(test.keyNames()).isEmpty();
   }

@@ -39,10 +39,10 @@ class ResentReservationTest {
     ControlledClock clock = new ControlledClock(test);
     List<String> keys =
         List.of(test.keys().rate("apart", "smooth"), test.keys().rateReplies("apart"));
-    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, args("jvm-a:1", "1"))).isEqualTo(0L);
-    // another thread's call 1 is another reservation: the second and last permit
-    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, args("jvm-a:2", "1"))).isEqualTo(0L);
-    assertThat((Long) clock.run(Scripts.RATE_SMOOTH, keys, args("jvm-b:1", "1"))).isNegative();
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, args("jvm-a", "1"))).isEqualTo(0L);
+    // another JVM's call 1 is another reservation: the second and last permit
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, args("jvm-b", "1"))).isEqualTo(0L);
+    assertThat((Long) clock.run(Scripts.RATE_SMOOTH, keys, args("jvm-c", "1"))).isNegative();
     // a caller that sends no id (a standalone server: Jedis sends each script once) is not kept
     List<String> plainKeys = List.of(test.keys().rate("plain", "smooth"));
     clock.run(Scripts.RATE_SMOOTH, plainKeys, List.of("2", HOUR_MICROS, "0"));
@@ -55,10 +55,10 @@ class ResentReservationTest {
     clock.set(1_700_000_000_000_000L / 3_600_000_000L * 3_600_000_000L);
     List<String> keys = List.of(test.keys().rate(type, type), test.keys().rateReplies(type));
     List<Object> replies = new ArrayList<>();
-    replies.add(clock.run(script, keys, args("jvm-a:7", "1")));
-    replies.add(clock.run(script, keys, args("jvm-a:7", "1"))); // the same call, re-sent
-    replies.add(clock.run(script, keys, args("jvm-a:7", "2")));
-    Object third = clock.run(script, keys, args("jvm-a:7", "3"));
+    replies.add(clock.run(script, keys, args("jvm-a", "1")));
+    replies.add(clock.run(script, keys, args("jvm-a", "1"))); // the same call, re-sent
+    replies.add(clock.run(script, keys, args("jvm-a", "2")));
+    Object third = clock.run(script, keys, args("jvm-a", "3"));
 
     assertThat(replies)
         .as("%s: granted, the re-send answered alike, granted", type)
@@ -67,7 +67,68 @@ class ResentReservationTest {
     assertThat(test.redis().pttl(test.keys().rateReplies(type))).isPositive();
   }
 
-  private static List<String> args(String caller, String call) {
-    return List.of("2", HOUR_MICROS, "0", caller, call);
+  /**
+   * A JVM keeps only the replies of its calls in flight: those below the lowest call it still waits
+   * for are dropped, leaving its calls in flight and one marker field.
+   */
+  @Test
+  void onlyTheRepliesOfCallsStillInFlightAreKept(TestRedis test) {
+    ControlledClock clock = new ControlledClock(test);
+    List<String> keys =
+        List.of(test.keys().rate("kept", "smooth"), test.keys().rateReplies("kept"));
+    String replies = test.keys().rateReplies("kept");
+    for (int call = 1; call <= 50; call++) {
+      clock.run(Scripts.RATE_SMOOTH, keys, args(1000, "jvm-a", call, call));
+      assertThat(test.redis().hkeys(replies)).containsExactlyInAnyOrder("jvm-a", "jvm-a:" + call);
+    }
+    // calls 51 and 52 in flight together, then 53 once 51 was answered
+    clock.run(Scripts.RATE_SMOOTH, keys, args(1000, "jvm-a", 51, 51));
+    clock.run(Scripts.RATE_SMOOTH, keys, args(1000, "jvm-a", 52, 51));
+    assertThat(test.redis().hkeys(replies))
+        .containsExactlyInAnyOrder("jvm-a", "jvm-a:51", "jvm-a:52");
+    clock.run(Scripts.RATE_SMOOTH, keys, args(1000, "jvm-a", 53, 52));
+    assertThat(test.redis().hkeys(replies))
+        .containsExactlyInAnyOrder("jvm-a", "jvm-a:52", "jvm-a:53");
+  }
+
+  /** A call its JVM no longer waits for (arriving after later ones) takes no slot. */
+  @Test
+  void aCallArrivingAfterItsJvmStoppedWaitingTakesNoSlot(TestRedis test) {
+    ControlledClock clock = new ControlledClock(test);
+    List<String> keys =
+        List.of(test.keys().rate("late", "smooth"), test.keys().rateReplies("late"));
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, args(2, "jvm-a", 5, 5))).isEqualTo(0L);
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, args(2, "jvm-a", 3, 3))).isEqualTo(-1L);
+    // the second of two permits is still there
+    assertThat(clock.run(Scripts.RATE_SMOOTH, keys, args(2, "jvm-a", 6, 6))).isEqualTo(0L);
+  }
+
+  /** The fields of a JVM silent for over a minute (an ended one) go, though others keep calling. */
+  @Test
+  void theRepliesOfASilentJvmAreDropped(TestRedis test) {
+    ControlledClock clock = new ControlledClock(test);
+    List<String> keys =
+        List.of(test.keys().rate("gone", "smooth"), test.keys().rateReplies("gone"));
+    String replies = test.keys().rateReplies("gone");
+    clock.run(Scripts.RATE_SMOOTH, keys, args(1000, "jvm-gone", 7, 7));
+    for (int call = 1; call <= 64; call++) {
+      clock.advanceMillis(1_000);
+      clock.run(Scripts.RATE_SMOOTH, keys, args(1000, "jvm-b", call, call));
+    }
+    assertThat(test.redis().hkeys(replies)).containsExactlyInAnyOrder("jvm-b", "jvm-b:64");
+  }
+
+  private static List<String> args(String jvm, String call) {
+    return List.of("2", HOUR_MICROS, "0", jvm, call, call);
+  }
+
+  private static List<String> args(int permits, String jvm, int call, int oldestInFlight) {
+    return List.of(
+        Integer.toString(permits),
+        HOUR_MICROS,
+        "0",
+        jvm,
+        Integer.toString(call),
+        Integer.toString(oldestInFlight));
   }
 }

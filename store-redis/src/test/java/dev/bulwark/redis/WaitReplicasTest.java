@@ -164,6 +164,34 @@ class WaitReplicasTest {
   }
 
   /**
+   * A {@code wait-replicas-timeout} longer than the {@code read-timeout}: WAIT answers only after
+   * its timeout, later than a read would time out. That is still the replicas' answer, not a lost
+   * connection: the call fails as unacknowledged, the grant stays held for its lease (not given up
+   * to the next waiter), and the store is not declared down.
+   */
+  @Test
+  void aWaitLongerThanTheReadTimeoutIsNotTakenForALostConnection() throws Exception {
+    Map<String, String> config = new HashMap<>();
+    config.put("bulwark.redis.read-timeout", "150ms");
+    try (RecordingStore store = open("1", "600ms", config);
+        RecordingStore plain = open(null, null)) {
+      redis.freezeReplica();
+      try {
+        assertThatThrownBy(() -> store.store().permits().acquire(ONE, 1, true))
+            .isInstanceOf(StoreException.class)
+            .hasMessageContaining("0 of 1 replicas");
+        assertThat(master.zscore(holders(), store.member(1))).as("still held").isNotNull();
+        assertThat(plain.store().permits().acquire(ONE, 2, false)).isEqualTo(Grant.REJECTED);
+      } finally {
+        redis.thawReplica();
+      }
+      // the replicas answered: no outage, the next call goes to Redis at once
+      assertThat(store.store().locks().acquire(LOCK, "42", LockMode.WRITE, 3, true).isGranted())
+          .isTrue();
+    }
+  }
+
+  /**
    * The connection breaks while a grant waits for its replica: the caller cannot tell whether it
    * was granted, so the store gives the request up (a cancel that releases the grant), as for any
    * lost reply; nothing stays taken for a lease.
@@ -209,7 +237,10 @@ class WaitReplicasTest {
   }
 
   private RecordingStore open(String replicas, String timeout) {
-    Map<String, String> config = new HashMap<>();
+    return open(replicas, timeout, new HashMap<>());
+  }
+
+  private RecordingStore open(String replicas, String timeout, Map<String, String> config) {
     config.put("bulwark.redis.url", redis.masterUrl());
     config.put("bulwark.redis.key-prefix", "wait-test:");
     config.put("bulwark.redis.pool-size", "2");

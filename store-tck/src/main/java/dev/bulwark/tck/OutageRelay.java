@@ -1,5 +1,6 @@
 package dev.bulwark.tck;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -9,6 +10,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -16,7 +19,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * whoever connects through it, without touching the shared server. Connect the code under test to
  * {@code 127.0.0.1:}{@link #port()}; {@link #close()} cuts every connection and refuses new ones,
  * {@link #open()} accepts them again on the same port. It can also lose one reply: the command
- * reaches the server and runs, the client sees its connection cut.
+ * reaches the server and runs, the client sees its connection cut. And it can turn into a black
+ * hole: connections stay open but nothing passes either way, as when a network path dies without
+ * either end being told (a half-open connection). Finally it can hold back one request, as a slow
+ * network path would: the client's bytes reach the server only when the test delivers them, even
+ * after the client gave up and closed that connection, while other connections pass.
  */
 public final class OutageRelay implements AutoCloseable {
 
@@ -24,6 +31,22 @@ public final class OutageRelay implements AutoCloseable {
   private final int port;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private final AtomicBoolean dropNextReply = new AtomicBoolean();
+  private volatile boolean blackHole;
+  private final AtomicBoolean holdNextRequest = new AtomicBoolean();
+  private volatile Held held;
+
+  /** Bytes of one connection held back on their way to the server, and whether it answered. */
+  private static final class Held {
+    final Socket upstream;
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    final CountDownLatch answered = new CountDownLatch(1);
+    boolean delivered;
+
+    Held(Socket upstream) {
+      this.upstream = upstream;
+    }
+  }
+
   private ServerSocket server;
 
   /** Reserves a free local port for a relay to {@code host:targetPort}; call {@link #open()}. */
@@ -57,6 +80,54 @@ public final class OutageRelay implements AutoCloseable {
   /** Whether an armed {@link #dropNextReply()} has not happened yet. */
   public boolean replyDropPending() {
     return dropNextReply.get();
+  }
+
+  /**
+   * From now on, bytes that reach the relay in either direction are dropped, on open connections
+   * and new ones, and no connection is closed: neither side hears anything again.
+   */
+  public void stopForwarding() {
+    blackHole = true;
+  }
+
+  /** Forwards again what arrives from now on (what was dropped meanwhile stays lost). */
+  public void resumeForwarding() {
+    blackHole = false;
+  }
+
+  /**
+   * The next bytes a client sends on any relayed connection, and every later byte of that
+   * connection, are held back until {@link #deliverHeldRequest}; the server sees nothing of them,
+   * and the connection to the server stays open when the client closes its side.
+   */
+  public void holdNextRequest() {
+    holdNextRequest.set(true);
+  }
+
+  /** Whether bytes are being held back now. */
+  public boolean requestHeld() {
+    Held now = held;
+    return now != null && !now.delivered;
+  }
+
+  /**
+   * Sends the held bytes to the server and waits up to {@code timeout} for its answer (which
+   * reaches the client only if it is still connected).
+   *
+   * @return whether the server answered in time
+   */
+  public boolean deliverHeldRequest(long timeout, TimeUnit unit)
+      throws IOException, InterruptedException {
+    Held now = held;
+    if (now == null) {
+      throw new IllegalStateException("no request is held");
+    }
+    synchronized (now) {
+      now.upstream.getOutputStream().write(now.bytes.toByteArray());
+      now.upstream.getOutputStream().flush();
+      now.delivered = true;
+    }
+    return now.answered.await(timeout, unit);
   }
 
   /** Stops listening and cuts every relayed connection. */
@@ -107,11 +178,34 @@ public final class OutageRelay implements AutoCloseable {
   }
 
   private void pipe(Socket from, Socket to, boolean replies) {
-    try (InputStream in = from.getInputStream();
-        OutputStream out = to.getOutputStream()) {
+    Held holding = null;
+    // the streams are not closed here: closing one closes its socket, which a held request keeps
+    try {
+      InputStream in = from.getInputStream();
+      OutputStream out = to.getOutputStream();
       byte[] buffer = new byte[8192];
       int read;
       while ((read = in.read(buffer)) >= 0) {
+        if (blackHole) {
+          continue;
+        }
+        if (replies) {
+          Held now = held;
+          if (now != null && now.upstream == from && now.delivered) {
+            now.answered.countDown();
+          }
+        } else if (holding == null && holdNextRequest.compareAndSet(true, false)) {
+          holding = new Held(to);
+          held = holding;
+        }
+        if (holding != null) {
+          synchronized (holding) {
+            if (!holding.delivered) {
+              holding.bytes.write(buffer, 0, read);
+              continue;
+            }
+          }
+        }
         if (replies && dropNextReply.compareAndSet(true, false)) {
           return; // the finally block cuts both sides
         }
@@ -122,7 +216,9 @@ public final class OutageRelay implements AutoCloseable {
       // cut by close() or by the other side
     } finally {
       quietly(from);
-      quietly(to);
+      if (holding == null) {
+        quietly(to); // a held request keeps its server side open: it is still on its way there
+      }
     }
   }
 

@@ -15,14 +15,18 @@ final class StoreScripts {
   /** Script name by SHA-1: the permit and lock scripts (with their libraries), renew, define. */
   static Map<String, String> byHash() {
     Map<String, String> names = new HashMap<>();
-    List<String> permitLibraries = List.of("expiry", "queue", "permits");
-    for (String script :
-        List.of("permit_acquire", "permit_poll", "permit_cancel", "permit_release")) {
-      names.put(sha(script, permitLibraries), script);
+    // the libraries each script is loaded with, in the store's order (its Scripts class)
+    for (String script : List.of("permit_poll", "permit_release")) {
+      names.put(sha(script, List.of("expiry", "queue", "since", "permits")), script);
     }
-    List<String> lockLibraries = List.of("expiry", "queue", "locks");
-    for (String script : List.of("lock_acquire", "lock_poll", "lock_cancel", "lock_release")) {
-      names.put(sha(script, lockLibraries), script);
+    for (String script : List.of("permit_acquire", "permit_cancel")) {
+      names.put(sha(script, List.of("expiry", "given_up", "queue", "since", "permits")), script);
+    }
+    for (String script : List.of("lock_poll", "lock_release")) {
+      names.put(sha(script, List.of("expiry", "queue", "since", "locks")), script);
+    }
+    for (String script : List.of("lock_acquire", "lock_cancel")) {
+      names.put(sha(script, List.of("expiry", "given_up", "queue", "since", "locks")), script);
     }
     names.put(sha("renew", List.of("expiry")), "renew");
     names.put(sha("define", List.of()), "define");

@@ -2,12 +2,14 @@ package dev.bulwark.redis.client;
 
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.SslVerifyMode;
@@ -86,16 +88,26 @@ public final class RedisConnector {
     }
   }
 
-  /** A client of one node of a Cluster, for the subscription this JVM keeps there. */
-  static UnifiedJedis openNode(RedisSettings settings, HostAndPort node) {
-    ConnectionPoolConfig pool = pool(settings);
-    pool.setMaxTotal(2);
-    pool.setMaxIdle(2);
-    return RedisClient.builder()
-        .hostAndPort(node)
-        .clientConfig(clientConfig(settings, settings.user(), settings.password(), -1))
-        .poolConfig(pool)
-        .build();
+  /**
+   * A new connection for a wake-up subscription on {@code node}. It speaks RESP2, whatever the
+   * pooled connections negotiated: there a PING on a subscription is answered as a pub/sub message
+   * ({@code pong}), which the reading thread handles by itself; under RESP3 its answer is a plain
+   * reply that Jedis matches to a handler the pinging thread registers only after sending, a race
+   * that can end the subscription.
+   */
+  static Connection subscriptionConnection(RedisSettings settings, HostAndPort node) {
+    return new Connection(node, subscriptionConfig(settings));
+  }
+
+  /** Where a standalone server is, from {@code bulwark.redis.url}. */
+  static HostAndPort standaloneServer(RedisSettings settings) {
+    return JedisURIHelper.getHostAndPort(settings.url());
+  }
+
+  private static JedisClientConfig subscriptionConfig(RedisSettings settings) {
+    DefaultJedisClientConfig.Builder config =
+        configBuilder(settings, settings.user(), settings.password(), -1);
+    return config.protocol(RedisProtocol.RESP2).build();
   }
 
   /** The builders create the pools; the store keeps hold of them to drop stale connections. */
@@ -104,6 +116,11 @@ public final class RedisConnector {
   }
 
   private static JedisClientConfig clientConfig(
+      RedisSettings settings, String user, String password, int database) {
+    return configBuilder(settings, user, password, database).build();
+  }
+
+  private static DefaultJedisClientConfig.Builder configBuilder(
       RedisSettings settings, String user, String password, int database) {
     DefaultJedisClientConfig.Builder config =
         DefaultJedisClientConfig.builder()
@@ -125,7 +142,7 @@ public final class RedisConnector {
     if (database > 0) {
       config.database(database);
     }
-    return config.build();
+    return config;
   }
 
   private static ConnectionPoolConfig pool(RedisSettings settings) {

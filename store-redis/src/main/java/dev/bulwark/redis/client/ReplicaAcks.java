@@ -57,8 +57,7 @@ public final class ReplicaAcks {
       try (Connection connection = connectionFor(keys, redirectedTo)) {
         Object reply = evaluate(connection, asking, script, keys, args);
         if (grants.test(reply)) {
-          long acknowledged =
-              connection.executeCommand(COMMANDS.waitReplicas(replicas, timeoutMillis));
+          long acknowledged = awaitReplicas(connection);
           if (acknowledged < replicas) {
             throw new StoreException(
                 "only "
@@ -95,6 +94,24 @@ public final class ReplicaAcks {
         redirectedTo = null;
         asking = false;
         pause();
+      }
+    }
+  }
+
+  /**
+   * {@code WAIT} on the connection that ran the script. Redis answers it only after up to the
+   * timeout, so the socket waits that long on top of its read timeout: were the read timeout the
+   * shorter one, a missing replica would look like a lost connection, and the grant would be given
+   * up (released to the next waiter) instead of left to its lease.
+   */
+  private long awaitReplicas(Connection connection) {
+    int readTimeout = connection.getSoTimeout();
+    connection.setSoTimeout((int) Math.min(Integer.MAX_VALUE, readTimeout + timeoutMillis));
+    try {
+      return connection.executeCommand(COMMANDS.waitReplicas(replicas, timeoutMillis));
+    } finally {
+      if (!connection.isBroken()) {
+        connection.setSoTimeout(readTimeout); // the field too: the pool hands this one out again
       }
     }
   }

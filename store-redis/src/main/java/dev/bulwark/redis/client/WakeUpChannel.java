@@ -10,10 +10,11 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * This JVM's wake-up channel. On one server that is one subscription; behind Sentinel, one that
@@ -34,6 +35,9 @@ public final class WakeUpChannel implements AutoCloseable {
   private final WakeUpNotices notices;
   private final ScheduledExecutorService watcher;
 
+  /** PINGs every subscription once per reconnect interval (see {@link WakeUpSubscription}). */
+  private final ScheduledExecutorService checker;
+
   /** One server or Sentinel: the one subscription; null on a Cluster. */
   private final WakeUpSubscription single;
 
@@ -42,10 +46,9 @@ public final class WakeUpChannel implements AutoCloseable {
 
   private boolean closed;
 
-  private record NodeSubscription(UnifiedJedis client, WakeUpSubscription subscription) {
+  private record NodeSubscription(WakeUpSubscription subscription) {
     void close() {
       subscription.close();
-      client.close();
     }
   }
 
@@ -55,32 +58,52 @@ public final class WakeUpChannel implements AutoCloseable {
     this.connection = connection;
     this.channel = channel;
     this.notices = notices;
+    this.checker = daemonScheduler("bulwark-redis-wake-up-checks");
     if (connection.isCluster()) {
       single = null;
       connection.primaryNodes().forEach(this::subscribeOn);
     } else {
+      HostAndPort server = RedisConnector.standaloneServer(settings);
       single =
-          new WakeUpSubscription(
-              connection.client(),
-              connection::currentMaster,
-              channel,
-              notices,
-              settings.reconnectInterval());
+          subscription(
+              () -> {
+                HostAndPort master = connection.currentMaster();
+                return RedisConnector.subscriptionConnection(
+                    settings, master != null ? master : server);
+              },
+              connection::currentMaster);
     }
     boolean follows = connection.isCluster() || connection.currentMaster() != null;
     if (follows) {
-      watcher =
-          Executors.newSingleThreadScheduledExecutor(
-              task -> {
-                Thread thread = new Thread(task, "bulwark-redis-topology");
-                thread.setDaemon(true);
-                return thread;
-              });
+      watcher = daemonScheduler("bulwark-redis-topology");
       long period = settings.reconnectInterval().toMillis();
       watcher.scheduleWithFixedDelay(this::followTopology, period, period, TimeUnit.MILLISECONDS);
     } else {
       watcher = null;
     }
+  }
+
+  private static ScheduledExecutorService daemonScheduler(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        task -> {
+          Thread thread = new Thread(task, name);
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+
+  /** A subscription whose silence is noticed within the read timeout after a PING. */
+  private WakeUpSubscription subscription(
+      Supplier<Connection> connections, Supplier<HostAndPort> currentNode) {
+    return new WakeUpSubscription(
+        connections,
+        currentNode,
+        channel,
+        notices,
+        settings.reconnectInterval(),
+        checker,
+        settings.reconnectInterval(),
+        settings.readTimeout());
   }
 
   /** Waits until every subscription is active, so early waiters need not poll. */
@@ -150,11 +173,11 @@ public final class WakeUpChannel implements AutoCloseable {
   }
 
   private synchronized void subscribeOn(HostAndPort primary) {
-    UnifiedJedis node = RedisConnector.openNode(settings, primary);
     subscriptions.put(
         primary,
         new NodeSubscription(
-            node, new WakeUpSubscription(node, channel, notices, settings.reconnectInterval())));
+            subscription(
+                () -> RedisConnector.subscriptionConnection(settings, primary), () -> null)));
   }
 
   @Override
@@ -172,5 +195,6 @@ public final class WakeUpChannel implements AutoCloseable {
       subscriptions.clear();
     }
     all.forEach(NodeSubscription::close);
+    checker.shutdownNow();
   }
 }

@@ -1,26 +1,35 @@
 package dev.bulwark.redis.client;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPubSub;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * This JVM's one subscription to its wake-up channel: a script that hands a permit or lock to a
  * queued request of this JVM publishes a signed notice there ({@link WakeUpNotices}), which wakes
  * exactly that waiter. When the connection drops, it subscribes again after the reconnect interval;
  * meanwhile waiters fall back to their bounded poll.
+ *
+ * <p>A subscription reads without a timeout (it may hear nothing for hours), so a connection whose
+ * network path died without a reset (half-open) would look subscribed forever while no wake-up
+ * arrives. So the subscription is PINGed once per check interval; when the SUBSCRIBE or a PING is
+ * not answered within the answer deadline, its connection is closed, it counts as lost (readiness
+ * shows it) and it subscribes again.
  */
 public final class WakeUpSubscription implements AutoCloseable {
 
   private static final Logger LOG = Logger.getLogger(WakeUpSubscription.class.getName());
 
-  private final UnifiedJedis redis;
+  private final Supplier<Connection> connections;
   private final Supplier<HostAndPort> currentNode;
   private final String channel;
   private final WakeUpNotices notices;
@@ -31,30 +40,38 @@ public final class WakeUpSubscription implements AutoCloseable {
   private volatile Listener current;
   private volatile HostAndPort subscribedTo;
   private volatile boolean moving;
-
-  public WakeUpSubscription(
-      UnifiedJedis redis, String channel, WakeUpNotices notices, Duration reconnectInterval) {
-    this(redis, () -> null, channel, notices, reconnectInterval);
-  }
+  private final long answerDeadlineNanos;
+  private final ScheduledFuture<?> checks;
 
   /**
-   * @param currentNode where {@code redis} sends commands now (the master Sentinel names), so the
-   *     subscription can tell when it sits on a node that is no longer the master
+   * @param connections a new connection to subscribe on (to the master, for Sentinel)
+   * @param currentNode where commands go now (the master Sentinel names), so the subscription can
+   *     tell when it sits on a node that is no longer the master; null when there is no such node
+   * @param checker runs the liveness checks, once per {@code checkInterval}
+   * @param answerDeadline how long a SUBSCRIBE or PING may go unanswered before the connection
+   *     counts as dead
    */
-  public WakeUpSubscription(
-      UnifiedJedis redis,
+  WakeUpSubscription(
+      Supplier<Connection> connections,
       Supplier<HostAndPort> currentNode,
       String channel,
       WakeUpNotices notices,
-      Duration reconnectInterval) {
-    this.redis = redis;
+      Duration reconnectInterval,
+      ScheduledExecutorService checker,
+      Duration checkInterval,
+      Duration answerDeadline) {
+    this.connections = connections;
     this.currentNode = currentNode;
     this.channel = channel;
     this.notices = notices;
     this.reconnectMillis = reconnectInterval.toMillis();
+    this.answerDeadlineNanos = answerDeadline.toNanos();
     this.thread = new Thread(this::subscribeUntilClosed, "bulwark-redis-wake-ups");
     thread.setDaemon(true);
     thread.start();
+    long period = Math.max(1, checkInterval.toMillis());
+    this.checks =
+        checker.scheduleWithFixedDelay(this::checkAnswers, period, period, TimeUnit.MILLISECONDS);
   }
 
   /** Waits until the first subscription is active, so early waiters need not poll. */
@@ -98,12 +115,21 @@ public final class WakeUpSubscription implements AutoCloseable {
       current = subscriber;
       try {
         subscribedTo = currentNode.get();
-        redis.subscribe(subscriber, channel);
+        try (Connection connection = connections.get()) {
+          subscriber.awaitingSince = System.nanoTime();
+          subscriber.connection = connection;
+          if (!closed) {
+            subscriber.proceed(connection, channel);
+          }
+        }
       } catch (RuntimeException e) {
         if (!closed && !warned) {
           LOG.log(
               Level.WARNING,
-              "Bulwark: lost the Redis wake-up subscription; waiters poll until it is back",
+              subscriber.unanswered
+                  ? "Bulwark: the Redis wake-up subscription stopped answering PING; waiters poll"
+                      + " until it is back"
+                  : "Bulwark: lost the Redis wake-up subscription; waiters poll until it is back",
               e);
           warned = true;
         }
@@ -128,9 +154,45 @@ public final class WakeUpSubscription implements AutoCloseable {
     }
   }
 
+  /**
+   * Once per check interval: a connection that left its SUBSCRIBE or last PING unanswered past the
+   * deadline is closed (its reading thread then fails and subscribes again); otherwise a new PING
+   * goes out.
+   */
+  private void checkAnswers() {
+    Listener active = current;
+    Connection connection = active == null ? null : active.connection;
+    if (connection == null || closed) {
+      return;
+    }
+    long now = System.nanoTime();
+    long awaitingSince = active.awaitingSince;
+    if (awaitingSince != 0) {
+      if (now - awaitingSince > answerDeadlineNanos) {
+        active.unanswered = true;
+        try {
+          connection.forceDisconnect();
+        } catch (IOException | RuntimeException e) {
+          LOG.log(Level.FINE, "Bulwark: closing a silent wake-up connection failed", e);
+        }
+      }
+      return;
+    }
+    if (active.isSubscribed()) {
+      active.awaitingSince = now;
+      try {
+        active.ping();
+      } catch (RuntimeException e) {
+        // the reading thread sees the broken connection too, and subscribes again
+        LOG.log(Level.FINE, "Bulwark: a PING on the wake-up subscription failed", e);
+      }
+    }
+  }
+
   @Override
   public void close() {
     closed = true;
+    checks.cancel(false);
     Listener active = current;
     if (active != null && active.isSubscribed()) {
       try {
@@ -144,11 +206,24 @@ public final class WakeUpSubscription implements AutoCloseable {
 
   private final class Listener extends JedisPubSub {
     volatile boolean everSubscribed;
+    volatile Connection connection;
+
+    /** When the SUBSCRIBE or PING now unanswered was sent ({@code System.nanoTime()}); 0: none. */
+    volatile long awaitingSince;
+
+    /** Whether its connection was closed for want of an answer. */
+    volatile boolean unanswered;
 
     @Override
     public void onSubscribe(String subscribedChannel, int subscribedChannels) {
+      awaitingSince = 0;
       everSubscribed = true;
       firstSubscribed.countDown();
+    }
+
+    @Override
+    public void onPong(String pattern) {
+      awaitingSince = 0;
     }
 
     @Override

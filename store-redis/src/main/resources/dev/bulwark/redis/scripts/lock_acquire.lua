@@ -6,6 +6,9 @@
 -- prefix, wake-up secret of the member's JVM.
 local readers, state, queue, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local member, mode, lease = ARGV[1], ARGV[2], tonumber(ARGV[3])
+if take_given_up(state, member) then
+  return -1 -- its caller gave it up already (lib/given_up.lua): nobody would use the lock
+end
 local now_micros = server_micros()
 local now = math.floor(now_micros / 1000)
 local held = redis.call('HMGET', state, 'writer', 'fence')

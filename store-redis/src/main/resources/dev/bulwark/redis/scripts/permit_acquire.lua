@@ -5,6 +5,9 @@
 -- wake-up secret of the member's JVM.
 local holders, queue, waiters, state = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local member, limit, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+if take_given_up(state, member) then
+  return -1 -- its caller gave it up already (lib/given_up.lua): nobody would use the permit
+end
 local now_micros = server_micros()
 local now = math.floor(now_micros / 1000)
 local count = redis.call('ZCARD', holders)

@@ -20,11 +20,11 @@ local function enqueue(queue, waiters, state, member, mode, expiry, lease, secre
   keep_alive(state, lease)
 end
 
--- Takes the member out of the queue, wherever it stands.
+-- Takes the member out of the queue, wherever it stands; whether it was queued.
 local function withdraw(queue, waiters, state, member)
   redis.call('ZREM', queue, member)
-  redis.call('ZREM', waiters, member)
   redis.call('HDEL', state, 'queued:' .. member)
+  return redis.call('ZREM', waiters, member) == 1
 end
 
 -- The live head of the queue (member, mode, expiry, secret), dropping heads whose lease ran out.
