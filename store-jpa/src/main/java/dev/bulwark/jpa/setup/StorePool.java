@@ -1,0 +1,33 @@
+package dev.bulwark.jpa.setup;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+/** The store's own connection pool on {@code bulwark.jpa.url}, for the store's unit only. */
+final class StorePool {
+
+  private StorePool() {}
+
+  /** Opens the pool, or fails with a message naming the setting at fault. */
+  static HikariDataSource open(JpaSettings settings) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("bulwark-jpa");
+    config.setJdbcUrl(settings.url());
+    if (settings.user() != null) {
+      config.setUsername(settings.user());
+    }
+    if (settings.password() != null) {
+      config.setPassword(settings.password());
+    }
+    config.setMaximumPoolSize(settings.poolSize());
+    config.setMinimumIdle(1);
+    config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()));
+    config.setValidationTimeout(Math.max(250, settings.connectTimeout().toMillis() / 2));
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+    try {
+      return new HikariDataSource(config);
+    } catch (RuntimeException e) {
+      throw ConnectFailures.diagnosed(settings, e);
+    }
+  }
+}
