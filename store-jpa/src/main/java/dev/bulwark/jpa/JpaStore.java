@@ -6,6 +6,7 @@ import dev.bulwark.jpa.setup.JpaSettings;
 import dev.bulwark.jpa.setup.StoreUnit;
 import dev.bulwark.jpa.setup.TableNames;
 import dev.bulwark.jpa.tx.Failure;
+import dev.bulwark.jpa.tx.ReadCommittedUnitOfWork;
 import dev.bulwark.jpa.tx.ResourceLocalUnitOfWork;
 import dev.bulwark.jpa.tx.Transactions;
 import dev.bulwark.jpa.tx.UnitOfWork;
@@ -39,8 +40,13 @@ public final class JpaStore implements BulwarkStore {
   private final Duration wakeUpCheckInterval;
   private final AutoCloseable resources;
 
+  /**
+   * @param readCommitted whether every transaction of {@code unitOfWork} runs at READ COMMITTED
+   *     already (the store's own pool); else each is set to it
+   */
   private JpaStore(
       UnitOfWork unitOfWork,
+      boolean readCommitted,
       Dialect dialect,
       DataSource notifications,
       JpaSettings settings,
@@ -49,7 +55,7 @@ public final class JpaStore implements BulwarkStore {
     String instance = newInstanceId();
     Transactions transactions =
         new Transactions(
-            unitOfWork,
+            readCommitted ? unitOfWork : new ReadCommittedUnitOfWork(unitOfWork),
             new OutageGate(
                 "Bulwark JPA store on " + settings.describe(),
                 settings.reconnectInterval(),
@@ -94,6 +100,8 @@ public final class JpaStore implements BulwarkStore {
     StoreUnit unit = StoreUnit.open(settings);
     return new JpaStore(
         new ResourceLocalUnitOfWork(unit.factory()),
+        // the store's own pool sets READ COMMITTED on its connections; a named unit's may not
+        unit.pool() != null,
         unit.dialect(),
         unit.pool(),
         settings,
@@ -103,10 +111,11 @@ public final class JpaStore implements BulwarkStore {
 
   /**
    * A store on transactions made elsewhere (a container): {@code unitOfWork} runs each operation in
-   * a new transaction of an entity manager that maps the store's entities, and {@code
-   * notifications}, when not null on PostgreSQL, gives the connection that LISTENs for hand-overs
-   * (taken on the thread that opens the store and on the store's wake-up thread; a container's data
-   * source must be asked outside any JTA transaction). {@code resources} is closed with the store.
+   * a new transaction of an entity manager that maps the store's entities (each set to READ
+   * COMMITTED by its first statement, whatever the unit's default), and {@code notifications}, when
+   * not null on PostgreSQL, gives the connection that LISTENs for hand-overs (taken on the thread
+   * that opens the store and on the store's wake-up thread; a container's data source must be asked
+   * outside any JTA transaction). {@code resources} is closed with the store.
    */
   public static JpaStore on(
       UnitOfWork unitOfWork,
@@ -115,7 +124,7 @@ public final class JpaStore implements BulwarkStore {
       JpaSettings settings,
       GrantListener listener,
       AutoCloseable resources) {
-    return new JpaStore(unitOfWork, dialect, notifications, settings, listener, resources);
+    return new JpaStore(unitOfWork, false, dialect, notifications, settings, listener, resources);
   }
 
   @Override
