@@ -96,25 +96,43 @@ final class ClaimSql {
         claim.notice());
   }
 
-  /** Writes what a step may change of a claim: its grant and whether its JVM was told. */
+  /**
+   * Writes what a step may change of a claim (its grant and whether its JVM was told) if the row is
+   * still as the step read it: a renewal or a wake-up that changed it since makes the step a
+   * conflict, run again on what they wrote. The lease's end is never written, so a renewal is kept.
+   */
   Sql update(Claim claim) {
     return Sql.of(
             "UPDATE "
                 + claims
-                + " SET held = ?, expires_at = ?, granted_at = ?, token = ?, notice = ? WHERE id = ?",
+                + " SET held = ?, granted_at = ?, token = ?, notice = ?"
+                + " WHERE id = ? AND expires_at = ? AND held = ? AND notice = ?",
             claim.held(),
-            claim.expiresAt(),
             claim.grantedAt(),
             claim.token(),
             claim.notice(),
-            claim.id())
+            claim.id(),
+            claim.expiresAt(),
+            claim.readHeld(),
+            claim.readNotice())
         .changing(1);
   }
 
-  Sql delete(List<String> ids) {
-    return new Sql(
-        "DELETE FROM " + claims + " WHERE id IN (" + placeholders(ids.size()) + ")",
-        List.copyOf(ids));
+  /**
+   * Deletes claims the step read (expired ones, and requests released or cancelled) if each still
+   * ends when it did then: a claim renewed since was not expired after all, and the step, a
+   * conflict, runs again.
+   */
+  Sql delete(List<Claim> deleted) {
+    List<Object> parameters = new ArrayList<>();
+    StringBuilder where = new StringBuilder();
+    for (Claim claim : deleted) {
+      where.append(where.isEmpty() ? "" : " OR ").append("(id = ? AND expires_at = ?)");
+      parameters.add(claim.id());
+      parameters.add(claim.expiresAt());
+    }
+    return new Sql("DELETE FROM " + claims + " WHERE " + where, parameters)
+        .changing(deleted.size());
   }
 
   Sql counters(String limitId, long fencing, long nextSeq) {
