@@ -1,11 +1,6 @@
 package dev.bulwark.jpa;
 
-import dev.bulwark.jpa.entity.ClaimRow;
-import dev.bulwark.jpa.entity.LimitRow;
 import dev.bulwark.jpa.setup.Dialect;
-import dev.bulwark.jpa.setup.MappedTables;
-import dev.bulwark.jpa.setup.TableNames;
-import jakarta.persistence.EntityManager;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -36,14 +31,6 @@ final class ClaimSql {
     this.dialect = dialect;
     this.limits = limits;
     this.claims = claims;
-  }
-
-  /** The statements on the tables {@code em}'s unit maps the store's entities to. */
-  static ClaimSql of(Dialect dialect, EntityManager em, TableNames names) {
-    return new ClaimSql(
-        dialect,
-        MappedTables.of(em, LimitRow.class, "bulwark_limit", names),
-        MappedTables.of(em, ClaimRow.class, "bulwark_claim", names));
   }
 
   Dialect dialect() {

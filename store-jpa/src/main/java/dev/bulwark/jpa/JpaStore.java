@@ -64,24 +64,12 @@ public final class JpaStore implements BulwarkStore {
             settings.maxAttempts(),
             "Bulwark JPA store");
     TableNames names = new TableNames(settings.tablePrefix());
-    this.core =
-        new StoreCore(
-            transactions,
-            dialect,
-            names,
-            instance,
-            listener,
-            new LimitRowInsert(
-                dialect, names.physical(JpaSettings.DEFAULT_TABLE_PREFIX + "limit")));
+    this.core = new StoreCore(transactions, dialect, names, instance, listener);
     Definitions definitions = new Definitions(core);
     Inspection inspection = new Inspection(core);
     this.permits = new JpaPermits(core, definitions, inspection);
     this.locks = new JpaLocks(core, inspection);
-    this.rates =
-        new JpaRates(
-            core,
-            definitions,
-            new RateRow(dialect, new TableNames(settings.tablePrefix()).physical("bulwark_limit")));
+    this.rates = new JpaRates(core, definitions);
     this.renewal = new Renewal(core);
     this.wakeUpCheckInterval = settings.wakeUpCheckInterval();
     WakeUpSignal signal =

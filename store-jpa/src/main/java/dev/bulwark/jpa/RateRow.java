@@ -23,8 +23,8 @@ final class RateRow {
   private final String swap;
 
   /**
-   * @param limitTable the physical name of the limits' table, from the configured prefix (a checked
-   *     identifier: never a user value)
+   * @param limitTable the limit table's name as SQL refers to it, as the unit's provider maps it
+   *     (schema and prefix included; never a user value)
    */
   RateRow(Dialect dialect, String limitTable) {
     this.read =
