@@ -19,7 +19,10 @@ final class StorePool {
     if (settings.password() != null) {
       config.setPassword(settings.password());
     }
-    config.setMaximumPoolSize(settings.poolSize());
+    // on PostgreSQL the store holds one connection for LISTEN for as long as it is open: one more,
+    // so that the operations keep every connection pool-size names (and pool-size=1 still works)
+    boolean listens = settings.url().startsWith("jdbc:postgresql:");
+    config.setMaximumPoolSize(settings.poolSize() + (listens ? 1 : 0));
     config.setMinimumIdle(1);
     config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()));
     config.setValidationTimeout(Math.max(250, settings.connectTimeout().toMillis() / 2));

@@ -15,6 +15,12 @@ public enum Failure {
   CONFLICT,
   /** The database cannot be reached. */
   UNREACHABLE,
+  /**
+   * Every connection of the store's pool was in use for the whole connection timeout: a burst, not
+   * an outage. That call fails; the others go on, and the store is not shut for a reconnect
+   * interval.
+   */
+  POOL_EXHAUSTED,
   /** Anything else: a fault (a missing table, a constraint), not cured by running it again. */
   FAULT;
 
@@ -37,6 +43,9 @@ public enum Failure {
 
   public static Failure of(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (poolExhausted(t)) {
+        return POOL_EXHAUSTED;
+      }
       if (t instanceof SQLTransientConnectionException
           || t instanceof SQLRecoverableException
           || t instanceof ConnectException
@@ -62,6 +71,17 @@ public enum Failure {
       }
     }
     return FAULT;
+  }
+
+  /**
+   * HikariCP's timeout waiting for a connection of a pool that reached no database failure: it
+   * carries the last failure to connect as its cause when there was one (then the database is
+   * unreachable), none when every connection was simply in use.
+   */
+  private static boolean poolExhausted(Throwable t) {
+    return t instanceof SQLTransientConnectionException
+        && t.getCause() == null
+        && String.valueOf(t.getMessage()).contains("Connection is not available");
   }
 
   /**
