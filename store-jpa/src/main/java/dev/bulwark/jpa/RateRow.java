@@ -61,7 +61,7 @@ final class RateRow {
       return null;
     }
     long[] longs = {((Number) row[1]).longValue(), ((Number) row[2]).longValue()};
-    return new Stored(RateState.fromLongs(type, longs), ((Number) row[3]).longValue() * 1000);
+    return new Stored(RateState.fromLongs(type, longs), Dialect.clock(row[3]) * 1000);
   }
 
   /**

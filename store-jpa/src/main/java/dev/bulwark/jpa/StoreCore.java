@@ -177,7 +177,7 @@ final class StoreCore {
     if (!rows.next()) {
       return null;
     }
-    long now = rows.getLong(1);
+    long now = Dialect.clock(rows.getObject(1));
     long fencing = rows.getLong(2);
     long nextSeq = rows.getLong(3);
     List<Claim> claims = new ArrayList<>();
@@ -203,7 +203,7 @@ final class StoreCore {
 
   /** The database's clock in microseconds since the epoch. */
   long nowMicros(EntityManager em) {
-    return ((Number) em.createNativeQuery(dialect.nowMicrosSql()).getSingleResult()).longValue();
+    return Dialect.clock(em.createNativeQuery(dialect.nowMicrosSql()).getSingleResult());
   }
 
   /**
