@@ -1,6 +1,8 @@
 package dev.bulwark.jpa.setup;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Why the store's pool could not connect, told as the setting at fault: the credentials or the URL,
@@ -30,13 +32,24 @@ final class ConnectFailures {
           null);
     }
     return new InvalidJpaSettingException(
-        "bulwark.jpa.url=" + settings.url() + ": cannot connect (" + detail + ")", null);
+        "bulwark.jpa.url=" + settings.redactedUrl() + ": cannot connect (" + detail + ")", null);
   }
 
-  /** {@code message} without the configured password, whatever a driver chose to quote. */
+  /**
+   * {@code message} without the configured password or one written in the URL, whatever a driver
+   * chose to quote.
+   */
   static String sanitized(String message, JpaSettings settings) {
-    String text = String.valueOf(message);
-    String password = settings.password();
-    return password == null || password.isEmpty() ? text : text.replace(password, "***");
+    String text = RedactedUrl.of(String.valueOf(message));
+    List<String> passwords = new ArrayList<>(RedactedUrl.passwords(settings.url()));
+    if (settings.password() != null) {
+      passwords.add(settings.password());
+    }
+    for (String password : passwords) {
+      if (!password.isEmpty()) {
+        text = text.replace(password, "***");
+      }
+    }
+    return text;
   }
 }

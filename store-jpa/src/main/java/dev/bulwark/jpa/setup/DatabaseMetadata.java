@@ -18,7 +18,7 @@ final class DatabaseMetadata {
     if (dialect == null) {
       throw new InvalidJpaSettingException(
           "bulwark.jpa.url="
-              + settings.url()
+              + settings.redactedUrl()
               + ": "
               + metaData.getDatabaseProductName()
               + " is not supported; PostgreSQL, MariaDB and H2 are");

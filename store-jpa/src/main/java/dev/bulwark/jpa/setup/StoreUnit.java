@@ -64,7 +64,7 @@ public record StoreUnit(
       pool.close();
       throw new InvalidJpaSettingException(
           "bulwark.jpa.url="
-              + settings.url()
+              + settings.redactedUrl()
               + ": the database could not be read ("
               + ConnectFailures.sanitized(e.getMessage(), settings)
               + ")",
