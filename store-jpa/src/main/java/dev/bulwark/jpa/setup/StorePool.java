@@ -12,7 +12,7 @@ final class StorePool {
   static HikariDataSource open(JpaSettings settings) {
     HikariConfig config = new HikariConfig();
     config.setPoolName("bulwark-jpa");
-    config.setJdbcUrl(settings.url());
+    config.setJdbcUrl(H2WriteDelay.durable(settings.url()));
     if (settings.user() != null) {
       config.setUsername(settings.user());
     }
