@@ -25,20 +25,26 @@ public enum Failure {
   FAULT;
 
   /**
-   * SQLStates of conflicts: serialization failure, deadlock (PostgreSQL, H2), lock timeouts, and a
-   * unique violation, which only two JVMs creating one limit's row at once can cause.
+   * SQLStates of conflicts: serialization failure, deadlock (PostgreSQL, H2), lock timeouts, H2's
+   * concurrent update of a row (90131), and a unique violation, which only two JVMs creating one
+   * limit's row at once can cause.
    */
   private static boolean conflictState(String state) {
     return "40001".equals(state)
+        || "90131".equals(state)
         || "23505".equals(state)
         || "40P01".equals(state)
         || "HYT00".equals(state)
         || "55P03".equals(state);
   }
 
-  /** MariaDB's deadlock, lock-wait timeout and duplicate-key error codes. */
+  /**
+   * MariaDB's deadlock, lock-wait timeout and duplicate-key error codes, and 1020 (record changed
+   * since last read), which MariaDB 11.6 and later raise with {@code innodb_snapshot_isolation=ON}
+   * where an older server would have waited and gone on.
+   */
   private static boolean conflictCode(int code) {
-    return code == 1213 || code == 1205 || code == 1062;
+    return code == 1213 || code == 1205 || code == 1062 || code == 1020;
   }
 
   public static Failure of(Throwable failure) {
