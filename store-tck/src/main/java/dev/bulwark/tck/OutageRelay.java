@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * whoever connects through it, without touching the shared server. Connect the code under test to
  * {@code 127.0.0.1:}{@link #port()}; {@link #close()} cuts every connection and refuses new ones,
  * {@link #open()} accepts them again on the same port. It can also lose one reply: the command
- * reaches the server and runs, the client sees its connection cut.
+ * reaches the server and runs, the client sees its connection cut. And it can silence the
+ * connections it relays so far ({@link #silenceConnections()}): they stay open and pass nothing, as
+ * a connection a firewall dropped without a word, while new connections relay as before.
  */
 public final class OutageRelay implements AutoCloseable {
 
@@ -24,6 +26,7 @@ public final class OutageRelay implements AutoCloseable {
   private final int port;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private final AtomicBoolean dropNextReply = new AtomicBoolean();
+  private final List<AtomicBoolean> silenced = new CopyOnWriteArrayList<>();
   private ServerSocket server;
 
   /** Reserves a free local port for a relay to {@code host:targetPort}; call {@link #open()}. */
@@ -59,6 +62,14 @@ public final class OutageRelay implements AutoCloseable {
     return dropNextReply.get();
   }
 
+  /**
+   * Every connection relayed until now passes no more bytes either way and is never closed by the
+   * relay: its ends see nothing until a timeout of their own.
+   */
+  public void silenceConnections() {
+    silenced.forEach(connection -> connection.set(true));
+  }
+
   /** Stops listening and cuts every relayed connection. */
   @Override
   public synchronized void close() {
@@ -66,6 +77,7 @@ public final class OutageRelay implements AutoCloseable {
     server = null;
     sockets.forEach(OutageRelay::quietly);
     sockets.clear();
+    silenced.clear();
   }
 
   private void accept(ServerSocket listening) {
@@ -84,8 +96,10 @@ public final class OutageRelay implements AutoCloseable {
         if (!keep(listening, upstream)) {
           return;
         }
-        daemon("relay-up-" + port, () -> pipe(client, upstream, false));
-        daemon("relay-down-" + port, () -> pipe(upstream, client, true));
+        AtomicBoolean silent = new AtomicBoolean();
+        silenced.add(silent);
+        daemon("relay-up-" + port, () -> pipe(client, upstream, false, silent));
+        daemon("relay-down-" + port, () -> pipe(upstream, client, true, silent));
       } catch (IOException e) {
         quietly(client); // the server itself is down: so is this connection
       }
@@ -106,12 +120,15 @@ public final class OutageRelay implements AutoCloseable {
     return true;
   }
 
-  private void pipe(Socket from, Socket to, boolean replies) {
+  private void pipe(Socket from, Socket to, boolean replies, AtomicBoolean silent) {
     try (InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream()) {
       byte[] buffer = new byte[8192];
       int read;
       while ((read = in.read(buffer)) >= 0) {
+        if (silent.get()) {
+          continue; // swallowed
+        }
         if (replies && dropNextReply.compareAndSet(true, false)) {
           return; // the finally block cuts both sides
         }
