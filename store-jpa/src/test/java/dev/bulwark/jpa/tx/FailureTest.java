@@ -1,7 +1,9 @@
 package dev.bulwark.jpa.tx;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bulwark.jpa.setup.Dialect;
 import jakarta.persistence.PersistenceException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -25,6 +27,15 @@ class FailureTest {
   void h2sConcurrentUpdateIsAConflictToRetry() {
     SQLException concurrent = new SQLException("Concurrent update in table \"T\"", "90131", 90131);
     assertThat(Failure.of(new PersistenceException(concurrent))).isEqualTo(Failure.CONFLICT);
+  }
+
+  @Test
+  void aNullClockFailsInsteadOfReadingAs1970() {
+    assertThatThrownBy(() -> Dialect.clock(null))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("NULL");
+    assertThat(Failure.of(new IllegalStateException("no clock"))).isEqualTo(Failure.FAULT);
+    assertThat(Dialect.clock(1_700_000_000_000_000L)).isEqualTo(1_700_000_000_000_000L);
   }
 
   @Test
