@@ -80,14 +80,18 @@ public enum Failure {
   }
 
   /**
-   * HikariCP's timeout waiting for a connection of a pool that reached no database failure: it
+   * HikariCP's timeout waiting for a connection while every connection of the pool was in use: it
    * carries the last failure to connect as its cause when there was one (then the database is
-   * unreachable), none when every connection was simply in use.
+   * unreachable), none when the connections were simply busy.
    */
   private static boolean poolExhausted(Throwable t) {
-    return t instanceof SQLTransientConnectionException
-        && t.getCause() == null
-        && String.valueOf(t.getMessage()).contains("Connection is not available");
+    if (!(t instanceof SQLTransientConnectionException) || t.getCause() != null) {
+      return false;
+    }
+    String message = String.valueOf(t.getMessage());
+    // a pool with no connection in use (a database that does not answer a connect at all) is not
+    // busy: HikariCP reports its counts as "(total=…, active=…, idle=…, waiting=…)"
+    return message.contains("Connection is not available") && !message.contains("active=0,");
   }
 
   /**

@@ -52,5 +52,10 @@ class FailureTest {
             "08001",
             new SQLException("Connection refused", "08001"));
     assertThat(Failure.of(new PersistenceException(down))).isEqualTo(Failure.UNREACHABLE);
+    SQLTransientConnectionException noneOpen =
+        new SQLTransientConnectionException(
+            "bulwark-jpa - Connection is not available, request timed out after 500ms"
+                + " (total=0, active=0, idle=0, waiting=3)");
+    assertThat(Failure.of(new PersistenceException(noneOpen))).isEqualTo(Failure.UNREACHABLE);
   }
 }
