@@ -5,7 +5,10 @@ import java.sql.SQLException;
 
 /**
  * A row of the claim table as a step reads and changes it: a holder or a queued request of one JVM
- * on a bulkhead or a lock key. The step writes back only the rows it {@linkplain #changed changed}.
+ * on a bulkhead or a lock key. The step writes back only the rows it {@linkplain #changed changed},
+ * and only if the row is still as it was read ({@link #readHeld}, {@link #readNotice}, the lease's
+ * end): renewal and the wake-ups change rows without the limit's lock, and a write that did not
+ * check would undo them.
  */
 final class Claim {
 
@@ -14,8 +17,13 @@ final class Claim {
   private final long requestId;
   private final String mode;
   private final long seq;
+
+  /** The lease's end; a step never changes it (renewal does, and a hand-over keeps it). */
+  private final long expiresAt;
+
+  private boolean readHeld;
+  private boolean readNotice;
   private boolean held;
-  private long expiresAt;
   private long grantedAt;
   private long token;
   private boolean notice;
@@ -50,6 +58,8 @@ final class Claim {
     claim.grantedAt = rows.getLong(first + 7);
     claim.token = rows.getLong(first + 8);
     claim.notice = rows.getBoolean(first + 9);
+    claim.readHeld = claim.held;
+    claim.readNotice = claim.notice;
     return claim;
   }
 
@@ -91,6 +101,16 @@ final class Claim {
 
   boolean notice() {
     return notice;
+  }
+
+  /** Whether the row held its permit or lock when the step read it. */
+  boolean readHeld() {
+    return readHeld;
+  }
+
+  /** Whether the row was marked for its JVM to be told when the step read it. */
+  boolean readNotice() {
+    return readNotice;
   }
 
   boolean liveAt(long nowMicros) {

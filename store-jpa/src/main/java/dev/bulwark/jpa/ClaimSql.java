@@ -1,11 +1,6 @@
 package dev.bulwark.jpa;
 
-import dev.bulwark.jpa.entity.ClaimRow;
-import dev.bulwark.jpa.entity.LimitRow;
 import dev.bulwark.jpa.setup.Dialect;
-import dev.bulwark.jpa.setup.MappedTables;
-import dev.bulwark.jpa.setup.TableNames;
-import jakarta.persistence.EntityManager;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -36,14 +31,6 @@ final class ClaimSql {
     this.dialect = dialect;
     this.limits = limits;
     this.claims = claims;
-  }
-
-  /** The statements on the tables {@code em}'s unit maps the store's entities to. */
-  static ClaimSql of(Dialect dialect, EntityManager em, TableNames names) {
-    return new ClaimSql(
-        dialect,
-        MappedTables.of(em, LimitRow.class, "bulwark_limit", names),
-        MappedTables.of(em, ClaimRow.class, "bulwark_claim", names));
   }
 
   Dialect dialect() {
@@ -96,25 +83,43 @@ final class ClaimSql {
         claim.notice());
   }
 
-  /** Writes what a step may change of a claim: its grant and whether its JVM was told. */
+  /**
+   * Writes what a step may change of a claim (its grant and whether its JVM was told) if the row is
+   * still as the step read it: a renewal or a wake-up that changed it since makes the step a
+   * conflict, run again on what they wrote. The lease's end is never written, so a renewal is kept.
+   */
   Sql update(Claim claim) {
     return Sql.of(
             "UPDATE "
                 + claims
-                + " SET held = ?, expires_at = ?, granted_at = ?, token = ?, notice = ? WHERE id = ?",
+                + " SET held = ?, granted_at = ?, token = ?, notice = ?"
+                + " WHERE id = ? AND expires_at = ? AND held = ? AND notice = ?",
             claim.held(),
-            claim.expiresAt(),
             claim.grantedAt(),
             claim.token(),
             claim.notice(),
-            claim.id())
+            claim.id(),
+            claim.expiresAt(),
+            claim.readHeld(),
+            claim.readNotice())
         .changing(1);
   }
 
-  Sql delete(List<String> ids) {
-    return new Sql(
-        "DELETE FROM " + claims + " WHERE id IN (" + placeholders(ids.size()) + ")",
-        List.copyOf(ids));
+  /**
+   * Deletes claims the step read (expired ones, and requests released or cancelled) if each still
+   * ends when it did then: a claim renewed since was not expired after all, and the step, a
+   * conflict, runs again.
+   */
+  Sql delete(List<Claim> deleted) {
+    List<Object> parameters = new ArrayList<>();
+    StringBuilder where = new StringBuilder();
+    for (Claim claim : deleted) {
+      where.append(where.isEmpty() ? "" : " OR ").append("(id = ? AND expires_at = ?)");
+      parameters.add(claim.id());
+      parameters.add(claim.expiresAt());
+    }
+    return new Sql("DELETE FROM " + claims + " WHERE " + where, parameters)
+        .changing(deleted.size());
   }
 
   Sql counters(String limitId, long fencing, long nextSeq) {

@@ -37,13 +37,11 @@ final class JpaRates implements RateStore {
 
   private final StoreCore core;
   private final Definitions definitions;
-  private final RateRow row;
   private final ReservationBatches batches = new ReservationBatches(this::decide);
 
-  JpaRates(StoreCore core, Definitions definitions, RateRow row) {
+  JpaRates(StoreCore core, Definitions definitions) {
     this.core = core;
     this.definitions = definitions;
-    this.row = row;
   }
 
   @Override
@@ -98,6 +96,7 @@ final class JpaRates implements RateStore {
   }
 
   private Attempt optimistic(EntityManager em, String id, List<Reservation> batch) {
+    RateRow row = core.statements(em).rateRow();
     RateRow.Stored stored = row.read(em, id);
     if (stored == null) {
       return Attempt.LOCK;

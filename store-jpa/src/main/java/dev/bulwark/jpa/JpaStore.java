@@ -6,6 +6,7 @@ import dev.bulwark.jpa.setup.JpaSettings;
 import dev.bulwark.jpa.setup.StoreUnit;
 import dev.bulwark.jpa.setup.TableNames;
 import dev.bulwark.jpa.tx.Failure;
+import dev.bulwark.jpa.tx.ReadCommittedUnitOfWork;
 import dev.bulwark.jpa.tx.ResourceLocalUnitOfWork;
 import dev.bulwark.jpa.tx.Transactions;
 import dev.bulwark.jpa.tx.UnitOfWork;
@@ -40,8 +41,13 @@ public final class JpaStore implements BulwarkStore {
   private final Duration reconnectInterval;
   private final AutoCloseable resources;
 
+  /**
+   * @param readCommitted whether every transaction of {@code unitOfWork} runs at READ COMMITTED
+   *     already (the store's own pool); else each is set to it
+   */
   private JpaStore(
       UnitOfWork unitOfWork,
+      boolean readCommitted,
       Dialect dialect,
       DataSource notifications,
       JpaSettings settings,
@@ -50,7 +56,7 @@ public final class JpaStore implements BulwarkStore {
     String instance = newInstanceId();
     Transactions transactions =
         new Transactions(
-            unitOfWork,
+            readCommitted ? unitOfWork : new ReadCommittedUnitOfWork(unitOfWork),
             new OutageGate(
                 "Bulwark JPA store on " + settings.describe(),
                 settings.reconnectInterval(),
@@ -59,24 +65,12 @@ public final class JpaStore implements BulwarkStore {
             settings.maxAttempts(),
             "Bulwark JPA store");
     TableNames names = new TableNames(settings.tablePrefix());
-    this.core =
-        new StoreCore(
-            transactions,
-            dialect,
-            names,
-            instance,
-            listener,
-            new LimitRowInsert(
-                dialect, names.physical(JpaSettings.DEFAULT_TABLE_PREFIX + "limit")));
+    this.core = new StoreCore(transactions, dialect, names, instance, listener);
     Definitions definitions = new Definitions(core);
     Inspection inspection = new Inspection(core);
     this.permits = new JpaPermits(core, definitions, inspection);
     this.locks = new JpaLocks(core, inspection);
-    this.rates =
-        new JpaRates(
-            core,
-            definitions,
-            new RateRow(dialect, new TableNames(settings.tablePrefix()).physical("bulwark_limit")));
+    this.rates = new JpaRates(core, definitions);
     this.renewal = new Renewal(core);
     this.wakeUpCheckInterval = settings.wakeUpCheckInterval();
     this.reconnectInterval = settings.reconnectInterval();
@@ -96,6 +90,8 @@ public final class JpaStore implements BulwarkStore {
     StoreUnit unit = StoreUnit.open(settings);
     return new JpaStore(
         new ResourceLocalUnitOfWork(unit.factory()),
+        // the store's own pool sets READ COMMITTED on its connections; a named unit's may not
+        unit.pool() != null,
         unit.dialect(),
         unit.pool(),
         settings,
@@ -105,10 +101,11 @@ public final class JpaStore implements BulwarkStore {
 
   /**
    * A store on transactions made elsewhere (a container): {@code unitOfWork} runs each operation in
-   * a new transaction of an entity manager that maps the store's entities, and {@code
-   * notifications}, when not null on PostgreSQL, gives the connection that LISTENs for hand-overs
-   * (taken on the thread that opens the store and on the store's wake-up thread; a container's data
-   * source must be asked outside any JTA transaction). {@code resources} is closed with the store.
+   * a new transaction of an entity manager that maps the store's entities (each set to READ
+   * COMMITTED by its first statement, whatever the unit's default), and {@code notifications}, when
+   * not null on PostgreSQL, gives the connection that LISTENs for hand-overs (taken on the thread
+   * that opens the store and on the store's wake-up thread; a container's data source must be asked
+   * outside any JTA transaction). {@code resources} is closed with the store.
    */
   public static JpaStore on(
       UnitOfWork unitOfWork,
@@ -117,7 +114,7 @@ public final class JpaStore implements BulwarkStore {
       JpaSettings settings,
       GrantListener listener,
       AutoCloseable resources) {
-    return new JpaStore(unitOfWork, dialect, notifications, settings, listener, resources);
+    return new JpaStore(unitOfWork, false, dialect, notifications, settings, listener, resources);
   }
 
   @Override

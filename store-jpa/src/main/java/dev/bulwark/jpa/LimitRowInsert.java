@@ -23,7 +23,8 @@ final class LimitRowInsert {
   private final String sql;
 
   /**
-   * @param table the physical name of the limit table (with the store's table prefix)
+   * @param table the limit table's name as SQL refers to it, as the unit's provider maps it (schema
+   *     and prefix included)
    */
   LimitRowInsert(Dialect dialect, String table) {
     this.sql =

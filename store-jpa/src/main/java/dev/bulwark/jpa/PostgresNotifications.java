@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -25,11 +26,22 @@ final class PostgresNotifications implements WakeUpSignal {
 
   private static final long SLICE_MILLIS = 200;
 
+  /**
+   * How often the LISTEN connection is asked to answer: a connection that died without a word (a
+   * firewall or a NAT dropped it) delivers nothing and reports nothing, and would leave the check
+   * interval alone for good.
+   */
+  private static final long VERIFY_EVERY_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+  /** How long the LISTEN connection may take to answer before it counts as dead. */
+  private static final int VERIFY_TIMEOUT_SECONDS = 2;
+
   private final DataSource dataSource;
   private volatile boolean closed;
   private final String channel;
   private Connection connection;
   private boolean unsupported;
+  private volatile long verifiedAt = System.nanoTime();
 
   /** Listens from now on, so that no hand-over after the store opened goes unannounced. */
   PostgresNotifications(DataSource dataSource, String channel) {
@@ -50,6 +62,15 @@ final class PostgresNotifications implements WakeUpSignal {
       long deadline = System.nanoTime() + timeout.toNanos();
       // in slices, so that closing the store never waits for a whole check interval
       for (long left = timeout.toMillis(); left > 0 && !closed; ) {
+        if (System.nanoTime() - verifiedAt >= VERIFY_EVERY_NANOS) {
+          if (!listening.isValid(VERIFY_TIMEOUT_SECONDS)) {
+            LOG.fine("Bulwark: the LISTEN connection does not answer; reopening it");
+            dropConnection();
+            // what was announced on it meanwhile is lost: the caller looks for hand-overs now
+            return;
+          }
+          verifiedAt = System.nanoTime();
+        }
         PGNotification[] received = pg.getNotifications((int) Math.min(left, SLICE_MILLIS));
         if (received != null && received.length > 0) {
           return;
@@ -98,6 +119,7 @@ final class PostgresNotifications implements WakeUpSignal {
         statement.execute("LISTEN " + channel);
       }
       connection = opened;
+      verifiedAt = System.nanoTime();
       return opened;
     } catch (SQLException e) {
       LOG.log(Level.FINE, "Bulwark: cannot LISTEN for hand-overs now", e);

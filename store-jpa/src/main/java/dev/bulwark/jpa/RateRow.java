@@ -23,8 +23,8 @@ final class RateRow {
   private final String swap;
 
   /**
-   * @param limitTable the physical name of the limits' table, from the configured prefix (a checked
-   *     identifier: never a user value)
+   * @param limitTable the limit table's name as SQL refers to it, as the unit's provider maps it
+   *     (schema and prefix included; never a user value)
    */
   RateRow(Dialect dialect, String limitTable) {
     this.read =
@@ -61,7 +61,7 @@ final class RateRow {
       return null;
     }
     long[] longs = {((Number) row[1]).longValue(), ((Number) row[2]).longValue()};
-    return new Stored(RateState.fromLongs(type, longs), ((Number) row[3]).longValue() * 1000);
+    return new Stored(RateState.fromLongs(type, longs), Dialect.clock(row[3]) * 1000);
   }
 
   /**

@@ -20,7 +20,7 @@ final class Step {
   private final long storedFencing;
   private final long storedNextSeq;
   private final List<Claim> live = new ArrayList<>();
-  private final List<String> deleted = new ArrayList<>();
+  private final List<Claim> deleted = new ArrayList<>();
   private final List<Claim> added = new ArrayList<>();
   private final List<Claim> handedOver = new ArrayList<>();
   private long fencing;
@@ -52,7 +52,7 @@ final class Step {
       if (claim.liveAt(nowMicros)) {
         live.add(claim);
       } else {
-        deleted.add(claim.id());
+        deleted.add(claim);
       }
     }
   }
@@ -127,7 +127,7 @@ final class Step {
   void remove(Claim claim) {
     live.remove(claim);
     if (!added.remove(claim)) {
-      deleted.add(claim.id());
+      deleted.add(claim);
     }
   }
 

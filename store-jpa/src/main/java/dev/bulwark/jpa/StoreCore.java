@@ -35,25 +35,22 @@ final class StoreCore {
   private final TableNames names;
 
   /** Made on the first transaction, from its provider's mapping. */
-  private volatile ClaimSql sql;
+  private volatile MappedStatements statements;
 
   private final String instance;
   private final GrantListener listener;
-  private final LimitRowInsert limitRowInsert;
 
   StoreCore(
       Transactions transactions,
       Dialect dialect,
       TableNames names,
       String instance,
-      GrantListener listener,
-      LimitRowInsert limitRowInsert) {
+      GrantListener listener) {
     this.transactions = transactions;
     this.dialect = dialect;
     this.names = names;
     this.instance = instance;
     this.listener = listener;
-    this.limitRowInsert = limitRowInsert;
   }
 
   String instance() {
@@ -65,13 +62,18 @@ final class StoreCore {
   }
 
   /** The statements on the store's tables as the unit of {@code em} names them. */
-  ClaimSql sql(EntityManager em) {
-    ClaimSql known = sql;
+  MappedStatements statements(EntityManager em) {
+    MappedStatements known = statements;
     if (known == null) {
-      known = ClaimSql.of(dialect, em, names);
-      sql = known;
+      known = MappedStatements.of(dialect, em, names);
+      statements = known;
     }
     return known;
+  }
+
+  /** The statements of steps and renewal on the claim table as the unit of {@code em} names it. */
+  ClaimSql sql(EntityManager em) {
+    return statements(em).claims();
   }
 
   /**
@@ -101,7 +103,9 @@ final class StoreCore {
               Step step = Connections.run(em, c -> lockAndRead(c, sql, limitId, keyHash));
               if (step == null) {
                 // another JVM creating it at once: one row between them, no duplicate-key error
-                limitRowInsert.insertIfAbsent(em, limitId, kind, name, nowMicros(em));
+                statements(em)
+                    .limitRowInsert()
+                    .insertIfAbsent(em, limitId, kind, name, nowMicros(em));
                 step = Connections.run(em, c -> lockAndRead(c, sql, limitId, keyHash));
                 if (step == null) {
                   throw new IllegalStateException("Bulwark: the row of limit " + name + " is gone");
@@ -173,7 +177,7 @@ final class StoreCore {
     if (!rows.next()) {
       return null;
     }
-    long now = rows.getLong(1);
+    long now = Dialect.clock(rows.getObject(1));
     long fencing = rows.getLong(2);
     long nextSeq = rows.getLong(3);
     List<Claim> claims = new ArrayList<>();
@@ -191,7 +195,7 @@ final class StoreCore {
     LimitRow limit = em.find(LimitRow.class, id, LockModeType.PESSIMISTIC_WRITE);
     if (limit == null) {
       // another JVM creating it at once: one row between them, and no duplicate-key error
-      limitRowInsert.insertIfAbsent(em, id, kind, name, nowMicros(em));
+      statements(em).limitRowInsert().insertIfAbsent(em, id, kind, name, nowMicros(em));
       limit = em.find(LimitRow.class, id, LockModeType.PESSIMISTIC_WRITE);
     }
     return limit;
@@ -199,7 +203,7 @@ final class StoreCore {
 
   /** The database's clock in microseconds since the epoch. */
   long nowMicros(EntityManager em) {
-    return ((Number) em.createNativeQuery(dialect.nowMicrosSql()).getSingleResult()).longValue();
+    return Dialect.clock(em.createNativeQuery(dialect.nowMicrosSql()).getSingleResult());
   }
 
   /**

@@ -1,8 +1,8 @@
 package dev.bulwark.jpa;
 
-import dev.bulwark.jpa.entity.ClaimRow;
 import dev.bulwark.spi.GrantListener;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -49,15 +49,32 @@ final class WakeUps implements AutoCloseable {
             .run(
                 "find hand-overs to this JVM",
                 em -> {
-                  List<ClaimRow> rows =
+                  List<Object[]> rows =
                       em.createQuery(
-                              "SELECT c FROM ClaimRow c WHERE c.instance = :me AND c.notice = true"
-                                  + " ORDER BY c.seq",
-                              ClaimRow.class)
+                              "SELECT c.id, c.requestId, c.token FROM ClaimRow c"
+                                  + " WHERE c.instance = :me AND c.notice = true ORDER BY c.seq",
+                              Object[].class)
                           .setParameter("me", core.instance())
                           .getResultList();
-                  rows.forEach(ClaimRow::told);
-                  return rows.stream().map(r -> new long[] {r.requestId(), r.token()}).toList();
+                  List<long[]> told = new ArrayList<>();
+                  for (Object[] row : rows) {
+                    // only the mark is written, and only while it is there: a renewal of the row
+                    // is kept, and a hand-over the caller learnt of from a step's answer (which
+                    // cleared the mark meanwhile) is not told twice
+                    int cleared =
+                        em.createQuery(
+                                "UPDATE ClaimRow c SET c.notice = false"
+                                    + " WHERE c.id = :id AND c.notice = true")
+                            .setParameter("id", row[0])
+                            .executeUpdate();
+                    if (cleared == 1) {
+                      told.add(
+                          new long[] {
+                            ((Number) row[1]).longValue(), ((Number) row[2]).longValue()
+                          });
+                    }
+                  }
+                  return told;
                 });
     for (long[] handOver : marked) {
       listener.granted(handOver[0], handOver[1]);

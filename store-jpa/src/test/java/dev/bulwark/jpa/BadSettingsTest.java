@@ -63,6 +63,50 @@ class BadSettingsTest {
   }
 
   @Test
+  void aPasswordInTheUrlIsNeverShownWhenNothingAnswers() {
+    Map<String, String> config = fixture.config();
+    config.remove("password");
+    config.put("url", "jdbc:postgresql://127.0.0.1:1/nowhere?user=app&password=s3cret-in-url");
+    config.put("connect-timeout", "300ms");
+    assertThatThrownBy(() -> fixture.open(config, (r, t) -> {}))
+        .isInstanceOf(InvalidJpaSettingException.class)
+        .hasMessageStartingWith(
+            "bulwark.jpa.url=jdbc:postgresql://127.0.0.1:1/nowhere?user=app&password=***")
+        .satisfies(e -> assertThat(stackText(e)).doesNotContain("s3cret-in-url"));
+    JpaSettings settings = settings(Map.of("bulwark.jpa.url", config.get("url")));
+    assertThat(settings.describe()).doesNotContain("s3cret-in-url");
+    assertThat(settings.toString()).doesNotContain("s3cret-in-url");
+  }
+
+  @Test
+  void aRefusedPasswordInTheUrlIsNeverShown() {
+    String url = TestDatabase.MARIADB.url();
+    Map<String, String> config = fixture.config();
+    config.remove("user");
+    config.remove("password");
+    config.put(
+        "url",
+        url
+            + (url.contains("?") ? "&" : "?")
+            + "user="
+            + TestDatabase.MARIADB.user()
+            + "&password=s3cret-in-url");
+    assertThatThrownBy(() -> fixture.open(config, (r, t) -> {}))
+        .isInstanceOf(InvalidJpaSettingException.class)
+        .hasMessageContaining("bulwark.jpa.user / bulwark.jpa.password")
+        .hasMessageContaining("password=***")
+        .satisfies(e -> assertThat(stackText(e)).doesNotContain("s3cret-in-url"));
+  }
+
+  @Test
+  void aMalformedUrlWithAPasswordIsNeverShown() {
+    assertThatThrownBy(
+            () -> settings(Map.of("bulwark.jpa.url", "postgresql://db/app;password=pw1")))
+        .isInstanceOf(InvalidJpaSettingException.class)
+        .hasMessageStartingWith("bulwark.jpa.url=postgresql://db/app;password=***");
+  }
+
+  @Test
   void anUnknownPersistenceUnitNamesTheSetting() {
     assertThatThrownBy(
             () ->

@@ -1,6 +1,6 @@
 package dev.bulwark.redis;
 
-import java.nio.charset.StandardCharsets;
+import dev.bulwark.core.store.KeyBytes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -97,45 +97,13 @@ final class RedisKeys {
     return HEX.formatHex(digest, 0, 16);
   }
 
-  /**
-   * The bytes a lock key is hashed from; different keys give different bytes. A well-formed key is
-   * its UTF-8, as it always was, so existing locks keep their Redis keys. UTF-8 cannot represent an
-   * unpaired surrogate (Java's encoder writes {@code ?} instead, which made {@code "a\uD800"} and
-   * {@code "a?"} one lock), so a key holding one is {@link #MALFORMED} followed by its UTF-16 code
-   * units, big-endian: that byte never occurs in UTF-8, so the two forms cannot meet.
-   */
+  /** The bytes a lock key is hashed from: {@link KeyBytes}, as on every store. */
   static byte[] encode(String key) {
-    if (isWellFormed(key)) {
-      return key.getBytes(StandardCharsets.UTF_8);
-    }
-    // by hand: Java's UTF-16 encoder, too, replaces an unpaired surrogate
-    byte[] encoded = new byte[1 + 2 * key.length()];
-    encoded[0] = MALFORMED;
-    for (int i = 0; i < key.length(); i++) {
-      char unit = key.charAt(i);
-      encoded[1 + 2 * i] = (byte) (unit >>> 8);
-      encoded[2 + 2 * i] = (byte) unit;
-    }
-    return encoded;
+    return KeyBytes.of(key);
   }
 
-  /** Starts the encoding of a key that is not well-formed UTF-16; 0xFF is never part of UTF-8. */
-  static final byte MALFORMED = (byte) 0xFF;
-
-  /** Whether every surrogate in {@code key} belongs to a high-low pair. */
-  private static boolean isWellFormed(String key) {
-    for (int i = 0; i < key.length(); i++) {
-      char c = key.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < key.length()
-          && Character.isLowSurrogate(key.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return false;
-      }
-    }
-    return true;
-  }
+  /** Starts the encoding of a key that is not well-formed UTF-16. */
+  static final byte MALFORMED = KeyBytes.MALFORMED;
 
   private static final HexFormat HEX = HexFormat.of();
 

@@ -83,7 +83,7 @@ class AsyncOnRedisTest {
           .isInstanceOf(BulkheadFullException.class)
           .hasMessageContaining("no permit within 300 ms");
       assertThat(started).isFalse();
-      assertThat(test.redis().llen(test.keys().bulkhead("single").queue()))
+      assertThat(test.redis().zcard(test.keys().bulkhead("single").queue()))
           .as("withdrawn from the queue")
           .isZero();
 

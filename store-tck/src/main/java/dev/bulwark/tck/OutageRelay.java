@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * hole: connections stay open but nothing passes either way, as when a network path dies without
  * either end being told (a half-open connection). Finally it can hold back one request, as a slow
  * network path would: the client's bytes reach the server only when the test delivers them, even
- * after the client gave up and closed that connection, while other connections pass.
+ * after the client gave up and closed that connection, while other connections pass. Or it can
+ * silence only the connections it relays so far ({@link #silenceConnections()}): they stay open and
+ * pass nothing, as a connection a firewall dropped without a word, while new connections relay.
  */
 public final class OutageRelay implements AutoCloseable {
 
@@ -32,6 +34,7 @@ public final class OutageRelay implements AutoCloseable {
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private final AtomicBoolean dropNextReply = new AtomicBoolean();
   private volatile boolean blackHole;
+  private final List<AtomicBoolean> silenced = new CopyOnWriteArrayList<>();
   private final AtomicBoolean holdNextRequest = new AtomicBoolean();
   private volatile Held held;
 
@@ -130,6 +133,14 @@ public final class OutageRelay implements AutoCloseable {
     return now.answered.await(timeout, unit);
   }
 
+  /**
+   * Every connection relayed until now passes no more bytes either way and is never closed by the
+   * relay: its ends see nothing until a timeout of their own.
+   */
+  public void silenceConnections() {
+    silenced.forEach(connection -> connection.set(true));
+  }
+
   /** Stops listening and cuts every relayed connection. */
   @Override
   public synchronized void close() {
@@ -137,6 +148,7 @@ public final class OutageRelay implements AutoCloseable {
     server = null;
     sockets.forEach(OutageRelay::quietly);
     sockets.clear();
+    silenced.clear();
   }
 
   private void accept(ServerSocket listening) {
@@ -155,8 +167,10 @@ public final class OutageRelay implements AutoCloseable {
         if (!keep(listening, upstream)) {
           return;
         }
-        daemon("relay-up-" + port, () -> pipe(client, upstream, false));
-        daemon("relay-down-" + port, () -> pipe(upstream, client, true));
+        AtomicBoolean silent = new AtomicBoolean();
+        silenced.add(silent);
+        daemon("relay-up-" + port, () -> pipe(client, upstream, false, silent));
+        daemon("relay-down-" + port, () -> pipe(upstream, client, true, silent));
       } catch (IOException e) {
         quietly(client); // the server itself is down: so is this connection
       }
@@ -177,7 +191,7 @@ public final class OutageRelay implements AutoCloseable {
     return true;
   }
 
-  private void pipe(Socket from, Socket to, boolean replies) {
+  private void pipe(Socket from, Socket to, boolean replies, AtomicBoolean silent) {
     Held holding = null;
     // the streams are not closed here: closing one closes its socket, which a held request keeps
     try {
@@ -186,8 +200,8 @@ public final class OutageRelay implements AutoCloseable {
       byte[] buffer = new byte[8192];
       int read;
       while ((read = in.read(buffer)) >= 0) {
-        if (blackHole) {
-          continue;
+        if (blackHole || silent.get()) {
+          continue; // swallowed
         }
         if (replies) {
           Held now = held;

@@ -112,8 +112,4 @@ public class ClaimRow {
   public boolean liveAt(long nowMicros) {
     return expiresAt > nowMicros;
   }
-
-  public void told() {
-    this.notice = false;
-  }
 }

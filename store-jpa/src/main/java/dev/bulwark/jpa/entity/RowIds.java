@@ -1,13 +1,15 @@
 package dev.bulwark.jpa.entity;
 
-import java.nio.charset.StandardCharsets;
+import dev.bulwark.core.store.KeyBytes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
  * Row ids built from user data (names, lock keys) as SHA-256 hex: fixed width, indexable, and never
- * interpreted by the database, which only ever sees them as bound parameters.
+ * interpreted by the database, which only ever sees them as bound parameters. The hashed bytes are
+ * {@link KeyBytes}, as on every store: strings that differ only in an unpaired surrogate are
+ * different rows (a well-formed string is its UTF-8, so existing rows keep their ids).
  */
 public final class RowIds {
 
@@ -29,7 +31,7 @@ public final class RowIds {
   private static String sha256(String text) {
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of().formatHex(digest.digest(KeyBytes.of(text)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java platform has SHA-256", e);
     }

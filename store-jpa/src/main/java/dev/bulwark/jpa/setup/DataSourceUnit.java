@@ -42,7 +42,7 @@ public final class DataSourceUnit {
     PersistenceProvider provider = provider(settings, name);
     TableNames names = new TableNames(settings.tablePrefix());
     Map<String, Object> properties =
-        new HashMap<>(StoreUnit.namingProperties(provider.getClass().getName(), names));
+        new HashMap<>(ProviderChoice.namingProperties(provider.getClass().getName(), names));
     if (settings.createSchema()) {
       properties.put(GENERATION, "create");
     }

@@ -10,8 +10,20 @@ import java.util.Locale;
 public enum Dialect {
   /** {@code clock_timestamp()}: the time of the call ({@code now()} is the transaction's start). */
   POSTGRESQL("CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)", true),
-  /** {@code SYSDATE(6)}: the time of the call ({@code NOW(6)} is the statement's start). */
-  MARIADB("CAST(UNIX_TIMESTAMP(SYSDATE(6)) * 1000000 AS SIGNED)", false),
+  /**
+   * The statement's start in UTC ({@code UTC_TIMESTAMP(6)}, no conversion from the server's zone)
+   * plus the time since then ({@code SYSDATE(6)}, the time of the call, less {@code NOW(6)}, the
+   * statement's start: both in the session's zone, so their difference is the time elapsed), as
+   * microseconds after 1970 by {@code TIMESTAMPDIFF} on DATETIME. {@code
+   * UNIX_TIMESTAMP(SYSDATE(6))} read the server's local time back through its zone, an hour wrong
+   * where a DST change makes the local time ambiguous, and is NULL after 2038-01-19 on MariaDB 11.4
+   * and older. Only a statement that runs across a DST change itself is off, by the change, for
+   * that statement.
+   */
+  MARIADB(
+      "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))"
+          + " + TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6)))",
+      false),
   /**
    * H2 2.x has no clock of the call: {@code CURRENT_TIMESTAMP} is the start of the transaction. The
    * store's transactions are short, and a time a little early only lets a lease live that much
@@ -35,6 +47,19 @@ public enum Dialect {
   /** An SQL expression of the database's time in microseconds since the epoch. */
   public String nowMicros() {
     return nowMicros;
+  }
+
+  /**
+   * The database's time as read, or a failure when it answered none: a NULL clock (a database whose
+   * time functions give out) must not read as 1970, when no lease would ever end.
+   */
+  public static long clock(Object answer) {
+    if (answer == null) {
+      throw new IllegalStateException(
+          "Bulwark: the database answered no time (NULL) for its clock; the store cannot decide"
+              + " on leases or rates without one");
+    }
+    return ((Number) answer).longValue();
   }
 
   /**

@@ -73,7 +73,7 @@ public record JpaSettings(
               + " or bulwark.jpa.datasource (a container data source)");
     }
     if (url.isPresent() && !url.get().startsWith("jdbc:")) {
-      throw read.invalid("url", url.get(), "must be a JDBC URL (jdbc:...)");
+      throw read.invalid("url", RedactedUrl.of(url.get()), "must be a JDBC URL (jdbc:...)");
     }
     String tablePrefix = read.text("table-prefix").orElse(DEFAULT_TABLE_PREFIX);
     if (!TABLE_PREFIX.matcher(tablePrefix).matches()) {
@@ -106,11 +106,34 @@ public record JpaSettings(
   /** Where the store's tables are, for messages; never with the password. */
   public String describe() {
     if (url != null) {
-      return "the database at " + url;
+      return "the database at " + redactedUrl();
     }
     return persistenceUnit != null
         ? "the database of persistence unit " + persistenceUnit
         : "the database of data source " + datasource;
+  }
+
+  /** The JDBC URL as messages show it, a password written in it replaced by {@code ***}. */
+  public String redactedUrl() {
+    return RedactedUrl.of(url);
+  }
+
+  /** The settings without the password, in the configuration or in the URL. */
+  @Override
+  public String toString() {
+    return "JpaSettings[url="
+        + redactedUrl()
+        + ", user="
+        + user
+        + ", persistenceUnit="
+        + persistenceUnit
+        + ", datasource="
+        + datasource
+        + ", tablePrefix="
+        + tablePrefix
+        + ", poolSize="
+        + poolSize
+        + "]";
   }
 
   /** The configuration key of {@code name}. */

@@ -1,22 +1,14 @@
 package dev.bulwark.jpa.setup;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
 import jakarta.persistence.PersistenceException;
 import jakarta.persistence.spi.PersistenceProvider;
-import jakarta.persistence.spi.PersistenceProviderResolverHolder;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import javax.sql.DataSource;
 
 /**
  * The entity manager factory the store works with, the database's dialect, and the pool the store
@@ -47,36 +39,34 @@ public record StoreUnit(
     if (settings.persistenceUnit() != null) {
       return openNamed(settings, names);
     }
-    HikariDataSource pool = pool(settings);
+    HikariDataSource pool = StorePool.open(settings);
     try {
       Dialect dialect;
       boolean tablesMissing;
       try (Connection connection = pool.getConnection()) {
-        dialect = dialect(connection.getMetaData(), settings);
-        tablesMissing = !missingTables(connection.getMetaData(), names).isEmpty();
+        dialect = DatabaseMetadata.dialect(connection.getMetaData(), settings);
+        tablesMissing = !DatabaseMetadata.missingTables(connection.getMetaData(), names).isEmpty();
       }
       if (tablesMissing && !settings.createSchema()) {
-        throw missingTables(settings, names, dialect, pool);
+        throw TableProbe.missingTables(settings, names, dialect, pool);
       }
-      PersistenceProvider provider = provider(settings);
+      PersistenceProvider provider = ProviderChoice.of(settings);
       Map<String, Object> properties =
-          new HashMap<>(namingProperties(provider.getClass().getName(), names));
+          new HashMap<>(ProviderChoice.namingProperties(provider.getClass().getName(), names));
       if (tablesMissing) {
         properties.put(GENERATION, "create");
       }
       EntityManagerFactory factory =
           provider.createContainerEntityManagerFactory(
               new StorePersistenceUnit(provider.getClass().getName(), pool), properties);
-      StoreUnit unit = new StoreUnit(factory, dialect, names, pool);
-      unit.probeTables(settings);
-      return unit;
+      return new StoreUnit(factory, dialect, names, pool).probed(settings);
     } catch (SQLException e) {
       pool.close();
       throw new InvalidJpaSettingException(
           "bulwark.jpa.url="
-              + settings.url()
+              + settings.redactedUrl()
               + ": the database could not be read ("
-              + sanitized(e.getMessage(), settings)
+              + ConnectFailures.sanitized(e.getMessage(), settings)
               + ")",
           e);
     } catch (RuntimeException e) {
@@ -86,13 +76,8 @@ public record StoreUnit(
   }
 
   private static StoreUnit openNamed(JpaSettings settings, TableNames names) {
-    Map<String, Object> properties = new HashMap<>();
-    if (onClassPath("org.hibernate.boot.model.naming.PhysicalNamingStrategy")) {
-      properties.putAll(HibernateTableNames.properties(names));
-    }
-    if (onClassPath("org.eclipse.persistence.sessions.SessionCustomizer")) {
-      properties.putAll(EclipseLinkTableNames.properties(names));
-    }
+    Map<String, Object> properties =
+        new HashMap<>(ProviderChoice.namingPropertiesOfEveryProvider(names));
     if (settings.createSchema()) {
       properties.put(GENERATION, "create");
     }
@@ -125,214 +110,17 @@ public record StoreUnit(
               + url
               + "); PostgreSQL, MariaDB and H2 are supported");
     }
-    StoreUnit unit = new StoreUnit(factory, dialect, names, null);
-    unit.probeTables(settings);
-    return unit;
+    return new StoreUnit(factory, dialect, names, null).probed(settings);
   }
 
-  private static HikariDataSource pool(JpaSettings settings) {
-    HikariConfig config = new HikariConfig();
-    config.setPoolName("bulwark-jpa");
-    config.setJdbcUrl(settings.url());
-    if (settings.user() != null) {
-      config.setUsername(settings.user());
-    }
-    if (settings.password() != null) {
-      config.setPassword(settings.password());
-    }
-    config.setMaximumPoolSize(settings.poolSize());
-    config.setMinimumIdle(1);
-    config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()));
-    config.setValidationTimeout(Math.max(250, settings.connectTimeout().toMillis() / 2));
-    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+  /** This unit once its tables were read through the mapping; closed when they cannot be. */
+  private StoreUnit probed(JpaSettings settings) {
     try {
-      return new HikariDataSource(config);
+      TableProbe.readEach(factory, settings, names, dialect);
+      return this;
     } catch (RuntimeException e) {
-      throw connectFailure(settings, e);
-    }
-  }
-
-  /** Why the pool could not connect, naming the setting: credentials or the URL. */
-  private static InvalidJpaSettingException connectFailure(
-      JpaSettings settings, RuntimeException e) {
-    SQLException sql = null;
-    for (Throwable t = e; t != null && sql == null; t = t.getCause()) {
-      if (t instanceof SQLException found) {
-        sql = found;
-      }
-    }
-    String state = sql == null || sql.getSQLState() == null ? "" : sql.getSQLState();
-    String detail = sanitized(sql != null ? sql.getMessage() : e.getMessage(), settings);
-    if (state.startsWith("28") || (sql != null && sql.getErrorCode() == 1045)) {
-      return new InvalidJpaSettingException(
-          "bulwark.jpa.user / bulwark.jpa.password: "
-              + settings.describe()
-              + " refused them ("
-              + detail
-              + ")",
-          null);
-    }
-    return new InvalidJpaSettingException(
-        "bulwark.jpa.url=" + settings.url() + ": cannot connect (" + detail + ")", null);
-  }
-
-  /** {@code message} without the configured password, whatever a driver chose to quote. */
-  private static String sanitized(String message, JpaSettings settings) {
-    String text = String.valueOf(message);
-    String password = settings.password();
-    return password == null || password.isEmpty() ? text : text.replace(password, "***");
-  }
-
-  private static Dialect dialect(DatabaseMetaData metaData, JpaSettings settings)
-      throws SQLException {
-    Dialect dialect = Dialect.ofProduct(metaData.getDatabaseProductName());
-    if (dialect == null) {
-      throw new InvalidJpaSettingException(
-          "bulwark.jpa.url="
-              + settings.url()
-              + ": "
-              + metaData.getDatabaseProductName()
-              + " is not supported; PostgreSQL, MariaDB and H2 are");
-    }
-    return dialect;
-  }
-
-  /** The store's tables that the database does not have, by JDBC metadata. */
-  private static List<String> missingTables(DatabaseMetaData metaData, TableNames names)
-      throws SQLException {
-    List<String> missing = new java.util.ArrayList<>();
-    for (String table : names.all()) {
-      if (!tableExists(metaData, table)) {
-        missing.add(table);
-      }
-    }
-    return missing;
-  }
-
-  private static boolean tableExists(DatabaseMetaData metaData, String table) throws SQLException {
-    String catalog = metaData.getConnection().getCatalog();
-    String schema = metaData.getConnection().getSchema();
-    for (String candidate :
-        List.of(table, table.toLowerCase(Locale.ROOT), table.toUpperCase(Locale.ROOT))) {
-      try (ResultSet tables =
-          metaData.getTables(catalog, schema, escaped(candidate, metaData), null)) {
-        if (tables.next()) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  /** The name as a pattern that matches only itself ({@code _} is a wildcard in metadata calls). */
-  private static String escaped(String name, DatabaseMetaData metaData) throws SQLException {
-    String escape = metaData.getSearchStringEscape();
-    return escape == null ? name : name.replace("_", escape + "_");
-  }
-
-  private static InvalidJpaSettingException missingTables(
-      JpaSettings settings, TableNames names, Dialect dialect, DataSource pool)
-      throws SQLException {
-    List<String> missing;
-    try (Connection connection = pool.getConnection()) {
-      missing = missingTables(connection.getMetaData(), names);
-    }
-    return new InvalidJpaSettingException(
-        settings.describe()
-            + " has no table "
-            + String.join(", ", missing)
-            + " (bulwark.jpa.table-prefix="
-            + names.prefix()
-            + "): create them with "
-            + dialect.ddlResource()
-            + " from the bulwark-jpa jar, or set bulwark.jpa.schema-generation=create");
-  }
-
-  private static PersistenceProvider provider(JpaSettings settings) {
-    List<PersistenceProvider> providers =
-        PersistenceProviderResolverHolder.getPersistenceProviderResolver()
-            .getPersistenceProviders();
-    if (providers.isEmpty()) {
-      throw new InvalidJpaSettingException(
-          "bulwark.store=jpa: no JPA provider on the class path (add Hibernate ORM or"
-              + " EclipseLink)");
-    }
-    if (settings.provider() == null) {
-      return providers.get(0);
-    }
-    return providers.stream()
-        .filter(p -> p.getClass().getName().equals(settings.provider()))
-        .findFirst()
-        .orElseThrow(
-            () ->
-                new InvalidJpaSettingException(
-                    "bulwark.jpa.provider="
-                        + settings.provider()
-                        + ": not on the class path; found "
-                        + providers.stream().map(p -> p.getClass().getName()).toList()));
-  }
-
-  /**
-   * The properties that make the provider named {@code providerClassName} map the store's entities
-   * to {@code names}: for a unit a container builds (JTA), as for the store's own.
-   *
-   * @throws InvalidJpaSettingException for a provider other than Hibernate and EclipseLink with a
-   *     prefix other than the default
-   */
-  public static Map<String, Object> namingProperties(String providerClassName, TableNames names) {
-    String name = providerClassName;
-    if (name.startsWith("org.hibernate.")) {
-      return HibernateTableNames.properties(names);
-    }
-    if (name.startsWith("org.eclipse.persistence.")) {
-      return EclipseLinkTableNames.properties(names);
-    }
-    if (!names.prefix().equals(JpaSettings.DEFAULT_TABLE_PREFIX)) {
-      throw new InvalidJpaSettingException(
-          "bulwark.jpa.table-prefix="
-              + names.prefix()
-              + ": the store can set a table prefix on Hibernate and EclipseLink only, not on "
-              + name);
-    }
-    return Map.of();
-  }
-
-  private static boolean onClassPath(String className) {
-    try {
-      Class.forName(className, false, StoreUnit.class.getClassLoader());
-      return true;
-    } catch (ClassNotFoundException e) {
-      return false;
-    }
-  }
-
-  /**
-   * Reads each table once through the mapping, so that a table that is missing or does not match
-   * the entities fails the start rather than the first call.
-   */
-  private void probeTables(JpaSettings settings) {
-    for (String entity : List.of("LimitRow", "ClaimRow", "RateGrantRow")) {
-      EntityManager em = factory.createEntityManager();
-      try {
-        em.getTransaction().begin();
-        em.createQuery("SELECT COUNT(e) FROM " + entity + " e WHERE e.id = ''", Long.class)
-            .getSingleResult();
-        em.getTransaction().rollback();
-        em.close();
-      } catch (PersistenceException e) {
-        em.close();
-        close();
-        throw new InvalidJpaSettingException(
-            settings.describe()
-                + ": the store's tables (bulwark.jpa.table-prefix="
-                + names.prefix()
-                + ") cannot be read: create them with "
-                + dialect.ddlResource()
-                + " from the bulwark-jpa jar, or set bulwark.jpa.schema-generation=create ("
-                + e.getMessage()
-                + ")",
-            e);
-      }
+      close();
+      throw e;
     }
   }
 

@@ -15,28 +15,43 @@ public enum Failure {
   CONFLICT,
   /** The database cannot be reached. */
   UNREACHABLE,
+  /**
+   * Every connection of the store's pool was in use for the whole connection timeout: a burst, not
+   * an outage. That call fails; the others go on, and the store is not shut for a reconnect
+   * interval.
+   */
+  POOL_EXHAUSTED,
   /** Anything else: a fault (a missing table, a constraint), not cured by running it again. */
   FAULT;
 
   /**
-   * SQLStates of conflicts: serialization failure, deadlock (PostgreSQL, H2), lock timeouts, and a
-   * unique violation, which only two JVMs creating one limit's row at once can cause.
+   * SQLStates of conflicts: serialization failure, deadlock (PostgreSQL, H2), lock timeouts, H2's
+   * concurrent update of a row (90131), and a unique violation, which only two JVMs creating one
+   * limit's row at once can cause.
    */
   private static boolean conflictState(String state) {
     return "40001".equals(state)
+        || "90131".equals(state)
         || "23505".equals(state)
         || "40P01".equals(state)
         || "HYT00".equals(state)
         || "55P03".equals(state);
   }
 
-  /** MariaDB's deadlock, lock-wait timeout and duplicate-key error codes. */
+  /**
+   * MariaDB's deadlock, lock-wait timeout and duplicate-key error codes, and 1020 (record changed
+   * since last read), which MariaDB 11.6 and later raise with {@code innodb_snapshot_isolation=ON}
+   * where an older server would have waited and gone on.
+   */
   private static boolean conflictCode(int code) {
-    return code == 1213 || code == 1205 || code == 1062;
+    return code == 1213 || code == 1205 || code == 1062 || code == 1020;
   }
 
   public static Failure of(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (poolExhausted(t)) {
+        return POOL_EXHAUSTED;
+      }
       if (t instanceof SQLTransientConnectionException
           || t instanceof SQLRecoverableException
           || t instanceof ConnectException
@@ -62,6 +77,21 @@ public enum Failure {
       }
     }
     return FAULT;
+  }
+
+  /**
+   * HikariCP's timeout waiting for a connection while every connection of the pool was in use: it
+   * carries the last failure to connect as its cause when there was one (then the database is
+   * unreachable), none when the connections were simply busy.
+   */
+  private static boolean poolExhausted(Throwable t) {
+    if (!(t instanceof SQLTransientConnectionException) || t.getCause() != null) {
+      return false;
+    }
+    String message = String.valueOf(t.getMessage());
+    // a pool with no connection in use (a database that does not answer a connect at all) is not
+    // busy: HikariCP reports its counts as "(total=…, active=…, idle=…, waiting=…)"
+    return message.contains("Connection is not available") && !message.contains("active=0,");
   }
 
   /**

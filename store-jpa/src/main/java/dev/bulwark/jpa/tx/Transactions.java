@@ -50,6 +50,9 @@ public final class Transactions {
                 + operation
                 + " failed"
                 + (failure == Failure.CONFLICT ? " after " + attempt + " attempts" : "")
+                + (failure == Failure.POOL_EXHAUSTED
+                    ? " (every connection of the pool was in use: raise bulwark.jpa.pool-size)"
+                    : "")
                 + ": "
                 + e.getMessage(),
             e);
