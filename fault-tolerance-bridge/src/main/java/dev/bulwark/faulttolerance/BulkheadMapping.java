@@ -64,7 +64,7 @@ final class BulkheadMapping {
               + keys.perJvmKey());
     }
     Optional<FtStyleKeys.Found> configured = keys.member("value");
-    int value = configured.map(found -> positiveInt(keys, found)).orElse(bulkhead.value());
+    int value = configured.map(keys::positiveInt).orElse(bulkhead.value());
     Map<String, Object> members = new LinkedHashMap<>();
     members.put("name", MappedNames.of(beanClass, method));
     members.put("value", value);
@@ -91,20 +91,5 @@ final class BulkheadMapping {
     return CompletionStage.class.isAssignableFrom(returned)
         && returned != CompletionStage.class
         && returned != CompletableFuture.class;
-  }
-
-  static int positiveInt(FtStyleKeys keys, FtStyleKeys.Found found) {
-    if (!found.raw().chars().allMatch(Character::isDigit)) {
-      throw keys.invalid(found, "is not a whole number");
-    }
-    try {
-      int value = Integer.parseInt(found.raw());
-      if (value > 0) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      throw keys.invalid(found, "is not a whole number");
-    }
-    throw keys.invalid(found, "must be greater than 0");
   }
 }

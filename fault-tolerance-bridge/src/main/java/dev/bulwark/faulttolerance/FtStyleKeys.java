@@ -2,6 +2,7 @@ package dev.bulwark.faulttolerance;
 
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.InvalidDefinitionException;
+import dev.bulwark.core.config.SettingReader;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Locale;
@@ -131,14 +132,29 @@ final class FtStyleKeys {
    * so a typo fails the deployment instead of reading as false.
    */
   boolean bool(Found found) {
-    String raw = found.raw().toLowerCase(Locale.ROOT);
-    if (configBoolean(raw)) {
-      return true;
+    try {
+      return SettingReader.parseBoolean(found.raw());
+    } catch (IllegalArgumentException e) {
+      throw invalid(found, "is not true or false");
     }
-    if (List.of("false", "0", "no", "n", "off").contains(raw)) {
-      return false;
+  }
+
+  /** A member that counts something: a whole number above 0. */
+  int positiveInt(Found found) {
+    return (int) whole(found, 1, Integer.MAX_VALUE);
+  }
+
+  /** A member that is a whole number from {@code min} to {@code max}. */
+  long whole(Found found, long min, long max) {
+    try {
+      return SettingReader.parseLong(found.raw(), min, max);
+    } catch (IllegalArgumentException e) {
+      String raw = found.raw().trim();
+      if (raw.matches("[0-9]{1,18}") && Long.parseLong(raw) < min) {
+        throw invalid(found, min == 1 ? "must be greater than 0" : "must be at least " + min);
+      }
+      throw invalid(found, "is not a whole number");
     }
-    throw invalid(found, "is not true or false");
   }
 
   /** A boolean as MicroProfile Config converts one: true, 1, yes, y or on, in any case. */

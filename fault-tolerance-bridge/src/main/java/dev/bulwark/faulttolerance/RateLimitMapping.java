@@ -53,7 +53,9 @@ final class RateLimitMapping {
       return Optional.empty();
     }
     long minSpacing =
-        keys.member("minSpacing").map(found -> whole(keys, found)).orElse(rateLimit.minSpacing());
+        keys.member("minSpacing")
+            .map(found -> keys.whole(found, 0, Long.MAX_VALUE))
+            .orElse(rateLimit.minSpacing());
     if (minSpacing > 0) {
       throw new InvalidDefinitionException(
           "Cannot make @RateLimit on "
@@ -72,12 +74,12 @@ final class RateLimitMapping {
     members.put(
         "value",
         keys.member("value")
-            .map(found -> noted(used, found, BulkheadMapping.positiveInt(keys, found)))
+            .map(found -> noted(used, found, keys.positiveInt(found)))
             .orElse(rateLimit.value()));
     members.put(
         "window",
         keys.member("window")
-            .map(found -> noted(used, found, whole(keys, found)))
+            .map(found -> noted(used, found, keys.whole(found, 1, Long.MAX_VALUE)))
             .orElse(rateLimit.window()));
     members.put(
         "windowUnit",
@@ -102,17 +104,6 @@ final class RateLimitMapping {
   private static <T> T noted(List<String> used, FtStyleKeys.Found found, T value) {
     used.add(found.key());
     return value;
-  }
-
-  private static long whole(FtStyleKeys keys, FtStyleKeys.Found found) {
-    try {
-      if (found.raw().chars().allMatch(Character::isDigit)) {
-        return Long.parseLong(found.raw());
-      }
-    } catch (NumberFormatException e) {
-      // too long: reported below
-    }
-    throw keys.invalid(found, "is not a whole number");
   }
 
   private static ChronoUnit unit(FtStyleKeys keys, FtStyleKeys.Found found) {

@@ -103,7 +103,9 @@ class BadSettingsTest {
     assertThatThrownBy(
             () -> settings(Map.of("bulwark.jpa.url", "postgresql://db/app;password=pw1")))
         .isInstanceOf(InvalidJpaSettingException.class)
-        .hasMessageStartingWith("bulwark.jpa.url=postgresql://db/app;password=***");
+        .hasMessageStartingWith(
+            "Invalid config key 'bulwark.jpa.url': 'postgresql://db/app;password=***'")
+        .hasMessageNotContaining("pw1");
   }
 
   @Test
@@ -143,7 +145,7 @@ class BadSettingsTest {
                         TestDatabase.H2_URL,
                         "bulwark.jpa.table-prefix",
                         "x; DROP TABLE y")))
-        .hasMessageStartingWith("bulwark.jpa.table-prefix=x; DROP TABLE y");
+        .hasMessageStartingWith("Invalid config key 'bulwark.jpa.table-prefix': 'x; DROP TABLE y'");
     assertThatThrownBy(
             () ->
                 settings(
@@ -152,7 +154,7 @@ class BadSettingsTest {
                         TestDatabase.H2_URL,
                         "bulwark.jpa.wake-up-check-interval",
                         "soon")))
-        .hasMessageStartingWith("bulwark.jpa.wake-up-check-interval=soon");
+        .hasMessageStartingWith("Invalid config key 'bulwark.jpa.wake-up-check-interval': 'soon'");
     assertThatThrownBy(
             () ->
                 settings(
@@ -161,7 +163,7 @@ class BadSettingsTest {
                         TestDatabase.H2_URL,
                         "bulwark.jpa.schema-generation",
                         "update")))
-        .hasMessageStartingWith("bulwark.jpa.schema-generation=update");
+        .hasMessageStartingWith("Invalid config key 'bulwark.jpa.schema-generation': 'update'");
   }
 
   private static JpaSettings settings(Map<String, String> config) {

@@ -114,6 +114,19 @@ public final class SettingReader {
         "'" + text + "' is not a whole number from " + min + " to " + max);
   }
 
+  /** Digits only, as {@link #parseInt}, from {@code min} to {@code max}, for longer numbers. */
+  public static long parseLong(String text, long min, long max) {
+    String value = text.trim();
+    if (value.matches("[0-9]{1,18}")) {
+      long parsed = Long.parseLong(value);
+      if (parsed >= min && parsed <= max) {
+        return parsed;
+      }
+    }
+    throw new IllegalArgumentException(
+        "'" + text + "' is not a whole number from " + min + " to " + max);
+  }
+
   /** {@link Durations#parse}, as a setting reads it; one too long for a {@link Duration} too. */
   public static Duration parseDuration(String text, ChronoUnit bareUnit) {
     try {

@@ -1,6 +1,6 @@
 package dev.bulwark.jpa.setup;
 
-import dev.bulwark.core.config.Durations;
+import dev.bulwark.core.config.SettingReader;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
@@ -52,7 +52,7 @@ public record JpaSettings(
 
   /** Reads every setting from {@code config} (keys without the {@code bulwark.jpa.} prefix). */
   public static JpaSettings from(Function<String, Optional<String>> config) {
-    Reader read = new Reader(config);
+    Reader read = new Reader(new SettingReader(config::apply, InvalidJpaSettingException::new));
     Optional<String> url = read.text("url");
     Optional<String> unit = read.text("persistence-unit");
     Optional<String> datasource = read.text("datasource");
@@ -141,42 +141,27 @@ public record JpaSettings(
     return PREFIX + name;
   }
 
-  private record Reader(Function<String, Optional<String>> config) {
+  /** Bulwark's one reader of settings, under the {@code bulwark.jpa.} prefix. */
+  private record Reader(SettingReader settings) {
 
     Optional<String> text(String name) {
-      return config.apply(key(name)).map(String::trim).filter(v -> !v.isEmpty());
+      return settings.text(key(name));
     }
 
     int positiveInt(String name, int fallback) {
-      Optional<String> value = text(name);
-      if (value.isEmpty()) {
-        return fallback;
-      }
-      if (value.get().matches("[0-9]{1,9}") && Integer.parseInt(value.get()) > 0) {
-        return Integer.parseInt(value.get());
-      }
-      throw invalid(name, value.get(), "must be a whole number from 1 to 999999999");
+      return settings.integer(key(name), 1, 999_999_999).orElse(fallback);
     }
 
     Duration duration(String name, Duration fallback) {
-      Optional<String> value = text(name);
-      if (value.isEmpty()) {
-        return fallback;
-      }
-      Duration parsed;
-      try {
-        parsed = Durations.parse(value.get(), ChronoUnit.MILLIS);
-      } catch (RuntimeException e) {
-        throw invalid(name, value.get(), "must be a duration such as 500ms or 2s");
-      }
+      Duration parsed = settings.duration(key(name), ChronoUnit.MILLIS).orElse(fallback);
       if (parsed.compareTo(Duration.ofMillis(1)) < 0) {
-        throw invalid(name, value.get(), "must be at least 1ms");
+        throw invalid(name, text(name).orElse(""), "must be at least 1ms");
       }
       return parsed;
     }
 
-    InvalidJpaSettingException invalid(String name, String value, String why) {
-      return new InvalidJpaSettingException(key(name) + "=" + value + ": " + why);
+    RuntimeException invalid(String name, String value, String why) {
+      return settings.invalid(key(name), value, why);
     }
   }
 }
