@@ -8,7 +8,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -99,9 +101,11 @@ public final class OutageRelay implements AutoCloseable {
   }
 
   /**
-   * The next bytes a client sends on any relayed connection, and every later byte of that
-   * connection, are held back until {@link #deliverHeldRequest}; the server sees nothing of them,
-   * and the connection to the server stays open when the client closes its side.
+   * The next script call ({@code EVALSHA}, {@code EVAL}) a client sends on any relayed connection,
+   * and every later byte of that connection, are held back until {@link #deliverHeldRequest}; the
+   * server sees nothing of them, and the connection to the server stays open when the client closes
+   * its side. Other commands (a subscription's PING, a pool's validation) pass, so they cannot be
+   * the one held instead.
    */
   public void holdNextRequest() {
     holdNextRequest.set(true);
@@ -208,7 +212,10 @@ public final class OutageRelay implements AutoCloseable {
           if (now != null && now.upstream == from && now.delivered) {
             now.answered.countDown();
           }
-        } else if (holding == null && holdNextRequest.compareAndSet(true, false)) {
+        } else if (holding == null
+            && holdNextRequest.get()
+            && scriptCall(buffer, read)
+            && holdNextRequest.compareAndSet(true, false)) {
           holding = new Held(to);
           held = holding;
         }
@@ -234,6 +241,12 @@ public final class OutageRelay implements AutoCloseable {
         quietly(to); // a held request keeps its server side open: it is still on its way there
       }
     }
+  }
+
+  /** Whether these bytes, as RESP sends a command, call a script. */
+  private static boolean scriptCall(byte[] buffer, int length) {
+    String command = new String(buffer, 0, length, StandardCharsets.ISO_8859_1);
+    return command.toUpperCase(Locale.ROOT).contains("EVAL");
   }
 
   private static void daemon(String name, Runnable body) {
