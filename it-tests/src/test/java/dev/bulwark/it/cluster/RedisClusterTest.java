@@ -3,13 +3,12 @@ package dev.bulwark.it.cluster;
 import dev.bulwark.it.cluster.harness.ClusterRun;
 import dev.bulwark.it.cluster.harness.KeptHistories;
 import dev.bulwark.it.cluster.harness.RedisUnderTest;
-import dev.bulwark.it.support.LocalRedisCluster;
+import dev.bulwark.it.support.RedisClusterExtension;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The fair bulkhead ({@link FairBulkheadScenario}) and the read-write lock ({@link LockScenario})
@@ -19,25 +18,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(KeptHistories.class)
 class RedisClusterTest {
 
-  private static LocalRedisCluster cluster;
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = LocalRedisCluster.start(3);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension static final RedisClusterExtension CLUSTER = new RedisClusterExtension();
 
   @Test
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void fairBulkheadOnACluster() {
     try (ClusterRun run =
-        new ClusterRun("cluster-bulkhead", RedisUnderTest.cluster(cluster.nodeList()))) {
+        new ClusterRun("cluster-bulkhead", RedisUnderTest.cluster(CLUSTER.cluster().nodeList()))) {
       FairBulkheadScenario.runAndCheck(run);
     }
   }
@@ -46,7 +33,7 @@ class RedisClusterTest {
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void readWriteLockOnACluster() {
     try (ClusterRun run =
-        new ClusterRun("cluster-lock", RedisUnderTest.cluster(cluster.nodeList()))) {
+        new ClusterRun("cluster-lock", RedisUnderTest.cluster(CLUSTER.cluster().nodeList()))) {
       LockScenario.runAndCheck(run);
     }
   }

@@ -3,7 +3,7 @@ package dev.bulwark.it.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bulwark.RateLimitType;
-import dev.bulwark.it.support.LocalRedisCluster;
+import dev.bulwark.it.support.RedisClusterExtension;
 import dev.bulwark.redis.RedisStore;
 import dev.bulwark.redis.client.RedisSettings;
 import dev.bulwark.spi.RateSpec;
@@ -15,10 +15,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
@@ -33,32 +32,23 @@ class RememberedRepliesOnClusterTest {
   private static final int THREADS = 24;
   private static final int CALLS_PER_THREAD = 20;
 
-  private static LocalRedisCluster cluster;
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = LocalRedisCluster.start(3);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension static final RedisClusterExtension CLUSTER = new RedisClusterExtension();
 
   @Test
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void manyThreadsLeaveOneJvmsWorthOfReplies() throws Exception {
     Map<String, String> config =
         Map.of(
-            "bulwark.redis.cluster-nodes", cluster.nodeList(), "bulwark.redis.key-prefix", PREFIX);
+            "bulwark.redis.cluster-nodes",
+            CLUSTER.cluster().nodeList(),
+            "bulwark.redis.key-prefix",
+            PREFIX);
     RedisSettings settings = RedisSettings.from(key -> Optional.ofNullable(config.get(key)));
     RateSpec spec = new RateSpec("partner-api", RateLimitType.SMOOTH, 1_000_000, 1_000_000_000L);
     ExecutorService threads = Executors.newFixedThreadPool(THREADS);
     String replies = PREFIX + "{r:" + spec.name() + "}:replies";
     try (RedisStore store = RedisStore.open(settings, (request, token) -> {});
-        Jedis redis = cluster.primaryOf(JedisClusterCRC16.getSlot(replies)).connect()) {
+        Jedis redis = CLUSTER.cluster().primaryOf(JedisClusterCRC16.getSlot(replies)).connect()) {
       List<Future<?>> calls = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         calls.add(

@@ -3,7 +3,7 @@ package dev.bulwark.it.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bulwark.LockMode;
-import dev.bulwark.it.support.LocalRedisCluster;
+import dev.bulwark.it.support.RedisClusterExtension;
 import dev.bulwark.it.support.RedisServerProcess;
 import dev.bulwark.redis.RedisStore;
 import dev.bulwark.redis.client.RedisSettings;
@@ -14,10 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -32,19 +31,7 @@ class RenewalRoundTripsOnClusterTest {
   private static final String PREFIX = "bulwark-it:renewal-round-trips:";
   private static final int KEYS = 300;
 
-  private static LocalRedisCluster cluster;
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = LocalRedisCluster.start(3);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension static final RedisClusterExtension CLUSTER = new RedisClusterExtension();
 
   @Test
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -52,7 +39,7 @@ class RenewalRoundTripsOnClusterTest {
     Map<String, String> config =
         Map.of(
             "bulwark.redis.cluster-nodes",
-            cluster.nodeList(),
+            CLUSTER.cluster().nodeList(),
             "bulwark.redis.key-prefix",
             PREFIX,
             // no topology lookups or subscription PINGs while the reads are counted
@@ -72,18 +59,19 @@ class RenewalRoundTripsOnClusterTest {
 
       long before = readsProcessed();
       assertThat(store.renew(leases)).as("leases lost").isEmpty();
-      long reads = readsProcessed() - before - cluster.primaries().size(); // less our own INFO
+      long reads =
+          readsProcessed() - before - CLUSTER.cluster().primaries().size(); // less our own INFO
 
       System.out.printf(
           "[renewal-round-trips] %d lock keys renewed: %d read events on %d primaries%n",
-          KEYS, reads, cluster.primaries().size());
+          KEYS, reads, CLUSTER.cluster().primaries().size());
       assertThat(reads).as("read events for %d keys' renewal", KEYS).isLessThan(KEYS / 10);
     }
   }
 
   private static long readsProcessed() {
     long total = 0;
-    for (RedisServerProcess primary : cluster.primaries()) {
+    for (RedisServerProcess primary : CLUSTER.cluster().primaries()) {
       try (Jedis node = primary.connect()) {
         for (String line : node.info("stats").split("\r\n")) {
           if (line.startsWith("total_reads_processed:")) {
