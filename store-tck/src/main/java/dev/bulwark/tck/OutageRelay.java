@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -130,11 +131,33 @@ public final class OutageRelay implements AutoCloseable {
       throw new IllegalStateException("no request is held");
     }
     synchronized (now) {
-      now.upstream.getOutputStream().write(now.bytes.toByteArray());
-      now.upstream.getOutputStream().flush();
       now.delivered = true;
+      try {
+        now.upstream.getOutputStream().write(now.bytes.toByteArray());
+        now.upstream.getOutputStream().flush();
+      } catch (IOException closed) {
+        return deliverAlone(now.bytes.toByteArray(), unit.toMillis(timeout));
+      }
     }
     return now.answered.await(timeout, unit);
+  }
+
+  /**
+   * The held request's own connection to the server is gone (its client gave up, and the relay's
+   * other direction may end with it): the request still reaches the server, late, on a connection
+   * of its own, as one the network had buffered would; what runs on the server is the same.
+   */
+  private boolean deliverAlone(byte[] request, long timeoutMillis) throws IOException {
+    try (Socket alone = new Socket(target.getHostString(), target.getPort())) {
+      alone.setSoTimeout((int) Math.max(1, timeoutMillis));
+      alone.getOutputStream().write(request);
+      alone.getOutputStream().flush();
+      try {
+        return alone.getInputStream().read() >= 0;
+      } catch (SocketTimeoutException e) {
+        return false;
+      }
+    }
   }
 
   /**
@@ -214,6 +237,8 @@ public final class OutageRelay implements AutoCloseable {
           }
         } else if (holding == null
             && holdNextRequest.get()
+            && read > 0
+            && buffer[0] == '*'
             && scriptCall(buffer, read)
             && holdNextRequest.compareAndSet(true, false)) {
           holding = new Held(to);
