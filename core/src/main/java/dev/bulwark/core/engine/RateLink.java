@@ -3,6 +3,7 @@ package dev.bulwark.core.engine;
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.RateLimitExceededException;
+import dev.bulwark.RateLimitType;
 import dev.bulwark.core.config.Durations;
 import dev.bulwark.core.config.RateLimitDefinition;
 import dev.bulwark.spi.RateDecision;
@@ -11,6 +12,7 @@ import dev.bulwark.spi.RateStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -18,6 +20,13 @@ import java.util.concurrent.locks.LockSupport;
  * lies ahead, a sleep until it starts (asynchronously: a timer). The reservation is made before
  * sleeping, so waiting costs no second round trip and callers are served in the order they
  * reserved.
+ *
+ * <p>A {@code SMOOTH} or {@code FIXED} limit that the store found without a permit until some
+ * instant has none before it, whatever any JVM does meanwhile: a reservation never gives a slot
+ * back. Until then this JVM's calls that cannot wait that long are rejected here, with the time
+ * that is left, and cost the store nothing; a call that may wait long enough still reserves its
+ * slot in the store. ({@code ROLLING} is left out: a redefinition with more permits reopens its
+ * window at once.)
  */
 final class RateLink implements LimitLink {
 
@@ -26,6 +35,19 @@ final class RateLink implements LimitLink {
   private final RateStore store;
   private final LimitEvents events;
   private final AsyncScheduler async;
+  private final boolean rejectionsLast;
+
+  /** Until when ({@link System#nanoTime}) the store said no permit comes; null when unknown. */
+  private volatile Closed closed;
+
+  /** A rejection's horizon, on this JVM's monotonic clock. */
+  private record Closed(long untilNanos) {}
+
+  /**
+   * Taken off the store's horizon, so that a clock of this JVM that runs a little faster than the
+   * store's never rejects a call the store would have granted.
+   */
+  private static final long CLOCK_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
   RateLink(
       RateLimitDefinition definition,
@@ -38,11 +60,12 @@ final class RateLink implements LimitLink {
     this.store = store;
     this.events = events;
     this.async = async;
+    this.rejectionsLast = definition.type() != RateLimitType.ROLLING;
   }
 
   @Override
   public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
-    RateDecision decision = store.reserve(spec, maxWaitNanos);
+    RateDecision decision = reserve(maxWaitNanos);
     if (!decision.granted()) {
       throw rejection(decision);
     }
@@ -64,7 +87,7 @@ final class RateLink implements LimitLink {
       String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
     RateDecision decision;
     try {
-      decision = store.reserve(spec, maxWaitNanos);
+      decision = reserve(maxWaitNanos);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -86,6 +109,22 @@ final class RateLink implements LimitLink {
           }
         });
     return slot;
+  }
+
+  /** The store's decision, or the rejection it gave until an instant not yet reached. */
+  private RateDecision reserve(long maxWaitNanos) {
+    Closed known = closed;
+    if (known != null) {
+      long left = known.untilNanos() - System.nanoTime();
+      if (left > maxWaitNanos) {
+        return RateDecision.rejected(left);
+      }
+    }
+    RateDecision decision = store.reserve(spec, maxWaitNanos);
+    if (!decision.granted() && rejectionsLast) {
+      closed = new Closed(System.nanoTime() + decision.delayNanos() - CLOCK_MARGIN_NANOS);
+    }
+    return decision;
   }
 
   private RateLimitExceededException rejection(RateDecision decision) {
