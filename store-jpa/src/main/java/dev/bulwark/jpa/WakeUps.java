@@ -17,6 +17,9 @@ final class WakeUps implements AutoCloseable {
 
   private static final Logger LOG = Logger.getLogger(WakeUps.class.getName());
 
+  /** How soon a round whose look for hand-overs failed tries again. */
+  private static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(1);
+
   private final StoreCore core;
   private final GrantListener listener;
   private final WakeUpSignal signal;
@@ -82,18 +85,23 @@ final class WakeUps implements AutoCloseable {
   }
 
   private void run() {
+    Duration wait = checkInterval;
     while (running) {
       try {
-        signal.await(checkInterval);
+        signal.await(wait);
         if (running) {
           deliver();
+          wait = checkInterval;
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       } catch (RuntimeException e) {
-        // an outage: the waiters poll, and the next round tries again
+        // an outage: the waiters poll, and the hand-overs owed (a lost notification's among them)
+        // are looked for again soon, not a whole check interval later
         LOG.log(Level.FINE, "Bulwark: looking for hand-overs failed", e);
+        wait =
+            checkInterval.compareTo(RETRY_AFTER_FAILURE) < 0 ? checkInterval : RETRY_AFTER_FAILURE;
       }
     }
   }
