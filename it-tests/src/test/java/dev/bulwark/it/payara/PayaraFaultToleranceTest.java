@@ -6,6 +6,7 @@ import dev.bulwark.it.payara.app.BulkheadFullMapper;
 import dev.bulwark.it.payara.app.BulwarkApplication;
 import dev.bulwark.it.payara.app.Gate;
 import dev.bulwark.it.payara.app.Gates;
+import dev.bulwark.it.payara.ft.Elsewhere;
 import dev.bulwark.it.payara.ft.FtBulkheadMapper;
 import dev.bulwark.it.payara.ft.FtResource;
 import dev.bulwark.it.payara.ft.FtService;
@@ -36,7 +37,7 @@ class PayaraFaultToleranceTest {
 
   static final Duration BOOT = Duration.ofSeconds(120);
   static final Duration WAIT = Duration.ofSeconds(20);
-  static final String SHARED = FtService.class.getName() + "#shared";
+  static final String SHARED = Elsewhere.SHARED;
 
   static MicroServer server;
   static HttpClient client;
@@ -59,12 +60,11 @@ class PayaraFaultToleranceTest {
                     "bulwark.fault-tolerance.bulkhead.distributed",
                     "true",
                     FtService.class.getName() + "/local/Bulkhead/distributed",
-                    "false",
-                    "bulwark.bulkhead." + SHARED + ".value",
-                    "1"),
+                    "false"),
                 BulwarkApplication.class,
                 FtResource.class,
                 FtService.class,
+                Elsewhere.class,
                 Gates.class,
                 Gate.class,
                 BulkheadFullMapper.class,
@@ -101,14 +101,18 @@ class PayaraFaultToleranceTest {
   @Test
   void aMappedBulkheadIsCappedByBulwarkInsidePayarasOwn() throws Exception {
     String gate = "shared";
+    // another JVM holds one of the cluster's two permits
+    assertThat(send("POST", "api/elsewhere/hold").get(WAIT.toSeconds(), TimeUnit.SECONDS).body())
+        .isEqualTo("held");
     CompletableFuture<HttpResponse<String>> holder = send("GET", "api/shared/" + gate + "/0");
     HttpResponse<String> rejected;
     try {
       awaitEntered(gate, 1);
-      // Payara's bulkhead of 2 has room; Bulwark's cap of 1 does not
+      // Payara's bulkhead of 2 has room for a second call; the cluster's, at 2, does not
       rejected = send("GET", "api/shared/" + gate + "/1").get(WAIT.toSeconds(), TimeUnit.SECONDS);
     } finally {
       send("POST", "api/gates/" + gate + "/open").get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      send("POST", "api/elsewhere/release").get(WAIT.toSeconds(), TimeUnit.SECONDS);
     }
 
     assertThat(rejected.statusCode()).as(rejected.body()).isEqualTo(503);
@@ -143,9 +147,7 @@ class PayaraFaultToleranceTest {
             .filter(l -> l.trim().startsWith("bulkhead") && l.contains(SHARED))
             .findFirst()
             .orElseThrow(() -> new AssertionError("no table line for " + SHARED + server.tail()));
-    assertThat(line)
-        .contains("value=1 (bulwark.bulkhead." + SHARED + ".value)")
-        .contains("waitingTime=0 (@Bulkhead)");
+    assertThat(line).contains("value=2 (@Bulkhead)").contains("waitingTime=0 (@Bulkhead)");
     assertThat(server.log()).doesNotContain(FtService.class.getName() + "#local");
   }
 

@@ -18,6 +18,7 @@ public class FtResource {
 
   @Inject FtService service;
   @Inject Gates gates;
+  @Inject Elsewhere elsewhere;
 
   @GET
   @Path("ping")
@@ -35,6 +36,19 @@ public class FtResource {
   @Path("local/{gate}/{id}")
   public String local(@PathParam("gate") String gate, @PathParam("id") int id) {
     return service.local(gate, id);
+  }
+
+  @POST
+  @Path("elsewhere/hold")
+  public String holdElsewhere() {
+    return elsewhere.hold() ? "held" : "full";
+  }
+
+  @POST
+  @Path("elsewhere/release")
+  public String releaseElsewhere() {
+    elsewhere.release();
+    return "released";
   }
 
   @GET

@@ -11,7 +11,7 @@ public class FtService {
 
   @Inject Gates gates;
 
-  /** Made cluster-wide by config; Bulwark's named key caps it at 1, Payara's FT at 2. */
+  /** Made cluster-wide by config: 2 in this JVM (Payara's FT) and 2 in the cluster (Bulwark). */
   @Bulkhead(2)
   public String shared(String gate, int id) {
     return gates.get(gate).pass(id);
