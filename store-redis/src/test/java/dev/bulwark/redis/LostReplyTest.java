@@ -164,12 +164,12 @@ class LostReplyTest {
   }
 
   /**
-   * Disabled: in full-suite runs (3 of 6 here) the late lock acquire was granted, so the give-up's
-   * mark was not there when it arrived; alone it passes (6 of 6). Whether the give-up's cancel can
-   * miss its mark for a lock key, or the relay delivers a request other than the acquire, is not
-   * found yet; the permit case above passes in every run.
+   * Disabled: it failed in 3 of 5 full-suite runs and in a few runs of this class alone (the late
+   * acquire was granted, or its connection was gone before delivery), never when run by itself (6
+   * of 6). Whether the give-up's cancel can miss its mark for a lock key, or the relay delivers a
+   * request other than the acquire, is not found yet; the permit case above passes every run.
    */
-  @Disabled("the late lock acquire was granted in 3 of 6 full-suite runs; cause not found yet")
+  @Disabled("failed in 3 of 5 full-suite runs; cause not found yet")
   @Test
   void aLockAcquireArrivingAfterItsGiveUpTakesNoLock() throws Exception {
     RedisKeys.LockKeys lock = relayedKeysOf(LOCK);
