@@ -9,16 +9,11 @@ import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.BulwarkStoreProvider;
 import dev.bulwark.spi.Grant;
-import dev.bulwark.spi.Lease;
-import dev.bulwark.spi.LockStore;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
-import dev.bulwark.spi.RateStore;
 import dev.bulwark.spi.StoreContext;
-import dev.bulwark.spi.StoreStatus;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -251,47 +246,7 @@ class EventLoopOnRedisTest {
               return permits.inspect(spec);
             }
           };
-      return new BulwarkStore() {
-        @Override
-        public PermitStore permits() {
-          return recording;
-        }
-
-        @Override
-        public RateStore rates() {
-          return redis.rates();
-        }
-
-        @Override
-        public LockStore locks() {
-          return redis.locks();
-        }
-
-        @Override
-        public boolean leasesExpire() {
-          return redis.leasesExpire();
-        }
-
-        @Override
-        public List<Lease> renew(List<Lease> leases) {
-          return redis.renew(leases);
-        }
-
-        @Override
-        public Duration wakeUpCheckInterval() {
-          return redis.wakeUpCheckInterval();
-        }
-
-        @Override
-        public StoreStatus status() {
-          return redis.status();
-        }
-
-        @Override
-        public void close() {
-          redis.close();
-        }
-      };
+      return ForwardingStore.withPermits(redis, recording);
     }
 
     private <T> T record(String operation, Supplier<T> call) {

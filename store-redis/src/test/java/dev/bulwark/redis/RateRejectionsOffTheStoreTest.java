@@ -10,14 +10,10 @@ import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.core.engine.RateLimiter;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.BulwarkStoreProvider;
-import dev.bulwark.spi.Lease;
-import dev.bulwark.spi.LockStore;
-import dev.bulwark.spi.PermitStore;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.RateStore;
 import dev.bulwark.spi.StoreContext;
-import dev.bulwark.spi.StoreStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,47 +131,7 @@ class RateRejectionsOffTheStoreTest {
               return redis.rates().reserve(spec, maxWaitNanos);
             }
           };
-      return new BulwarkStore() {
-        @Override
-        public PermitStore permits() {
-          return redis.permits();
-        }
-
-        @Override
-        public RateStore rates() {
-          return counting;
-        }
-
-        @Override
-        public LockStore locks() {
-          return redis.locks();
-        }
-
-        @Override
-        public boolean leasesExpire() {
-          return redis.leasesExpire();
-        }
-
-        @Override
-        public List<Lease> renew(List<Lease> leases) {
-          return redis.renew(leases);
-        }
-
-        @Override
-        public Duration wakeUpCheckInterval() {
-          return redis.wakeUpCheckInterval();
-        }
-
-        @Override
-        public StoreStatus status() {
-          return redis.status();
-        }
-
-        @Override
-        public void close() {
-          redis.close();
-        }
-      };
+      return ForwardingStore.withRates(redis, counting);
     }
   }
 }
