@@ -32,6 +32,16 @@ public interface BulwarkStore extends AutoCloseable {
   List<Lease> renew(List<Lease> leases);
 
   /**
+   * Whether the store applies a batch of operations ({@link PermitStore#apply}, {@link
+   * LockStore#apply}, {@link RateStore#reserveEach}) cheaper than one at a time. The engine then
+   * gathers the operations this JVM's callers start on one limit while a call for it is in flight
+   * and sends them together; otherwise it calls the single operations. The default: no.
+   */
+  default boolean batches() {
+    return false;
+  }
+
+  /**
    * How long a waiter trusts the {@link GrantListener} before it polls once: a bound on the delay a
    * lost wake-up can cost. {@link Duration#ZERO} for a store whose wake-ups cannot be lost.
    */

@@ -2,6 +2,8 @@ package dev.bulwark.spi;
 
 import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.LockMode;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The keyed read-write lock primitive of a store: per key, many readers or one writer, requests
@@ -24,6 +26,31 @@ public interface LockStore {
    * @return false when the store no longer held it (its lease had run out, or it was released)
    */
   boolean release(LockSpec spec, String key, long requestId);
+
+  /**
+   * Applies {@code operations} on the keys of one lock name, one by one in the given order, each
+   * with the answer it would get sent alone in that order, as {@link PermitStore#apply} does for a
+   * bulkhead. A store whose keys live apart (a Redis Cluster's slots) may apply the operations of
+   * each key (or each group of keys it can change atomically) as one step and send those steps
+   * together: operations on different keys never decide each other.
+   *
+   * @return one answer per operation, in order
+   * @throws StoreException when a step failed: no answer of the batch is known
+   */
+  default List<Grant> apply(LockSpec spec, List<Operation> operations) {
+    List<Grant> answers = new ArrayList<>(operations.size());
+    for (Operation op : operations) {
+      answers.add(
+          switch (op.kind()) {
+            case ACQUIRE -> acquire(spec, op.key(), op.mode(), op.requestId(), op.mayQueue());
+            case POLL -> poll(spec, op.key(), op.requestId());
+            case CANCEL -> cancel(spec, op.key(), op.requestId());
+            case RELEASE ->
+                release(spec, op.key(), op.requestId()) ? Grant.GRANTED : Grant.REJECTED;
+          });
+    }
+    return answers;
+  }
 
   /**
    * Reads the live writer, readers and queued requests of {@code key}, for operators; changes

@@ -1,6 +1,8 @@
 package dev.bulwark.spi;
 
 import dev.bulwark.BulkheadSnapshot;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -42,6 +44,33 @@ public interface PermitStore {
    *     expire), or it had been released before
    */
   boolean release(PermitSpec spec, long requestId);
+
+  /**
+   * Applies {@code operations} on one bulkhead as one atomic step of the store (one script call,
+   * one transaction), one by one in the given order: each gets the answer it would get sent alone
+   * in that order. A release answers {@link Grant#GRANTED} when it released and {@link
+   * Grant#REJECTED} when the store no longer held it. A hand-over the step makes to a request of
+   * this JVM may be told to the {@link GrantListener} as soon as the reply arrives.
+   *
+   * <p>The default sends them one at a time: correct, and no cheaper. A store that overrides it
+   * says so with {@link BulwarkStore#batches()}.
+   *
+   * @return one answer per operation, in order
+   * @throws StoreException when the step failed: no answer of the batch is known
+   */
+  default List<Grant> apply(PermitSpec spec, List<Operation> operations) {
+    List<Grant> answers = new ArrayList<>(operations.size());
+    for (Operation operation : operations) {
+      answers.add(
+          switch (operation.kind()) {
+            case ACQUIRE -> acquire(spec, operation.requestId(), operation.mayQueue());
+            case POLL -> poll(spec, operation.requestId());
+            case CANCEL -> cancel(spec, operation.requestId());
+            case RELEASE -> release(spec, operation.requestId()) ? Grant.GRANTED : Grant.REJECTED;
+          });
+    }
+    return answers;
+  }
 
   /**
    * Reads the live holders and queued requests of a bulkhead, for operators; changes nothing (a

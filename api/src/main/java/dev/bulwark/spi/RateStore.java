@@ -1,6 +1,8 @@
 package dev.bulwark.spi;
 
 import dev.bulwark.RateLimitSnapshot;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** The rate-limit primitive of a store: one atomic reservation against the store's clock. */
@@ -11,6 +13,22 @@ public interface RateStore {
    * otherwise takes nothing and says when the next permit frees up.
    */
   RateDecision reserve(RateSpec spec, long maxWaitNanos);
+
+  /**
+   * Makes one reservation per element of {@code maxWaitNanos} on one rate limit, as one atomic step
+   * of the store, in the given order: each gets the decision it would get sent alone in that order.
+   * The default sends them one at a time.
+   *
+   * @return one decision per reservation, in order
+   * @throws StoreException when the step failed: no decision of the batch is known
+   */
+  default List<RateDecision> reserveEach(RateSpec spec, long[] maxWaitNanos) {
+    List<RateDecision> decisions = new ArrayList<>(maxWaitNanos.length);
+    for (long maxWait : maxWaitNanos) {
+      decisions.add(reserve(spec, maxWait));
+    }
+    return decisions;
+  }
 
   /**
    * How many permits a call could take now, for operators; takes nothing. The default, for a store

@@ -3,6 +3,7 @@ package dev.bulwark.core.engine;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Outcome;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -127,14 +128,7 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
       return;
     }
     request.forget(); // a notice that may be stale (see GrantSignal)
-    try {
-      Grant polled = request.poll();
-      if (polled.outcome() != Outcome.QUEUED) {
-        outcome.complete(polled);
-      }
-    } catch (RuntimeException e) {
-      outcome.completeExceptionally(e);
-    }
+    ask(request.pollLater(), false);
   }
 
   private Grant granted() {
@@ -143,32 +137,58 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
 
   private void scheduleCheck() {
     long remaining = deadline - System.nanoTime();
-    timer = access.async().schedule(this::check, Math.min(Math.max(0, remaining), checkNanos));
+    timer =
+        access
+            .async()
+            .schedule(
+                this::check,
+                Math.min(Math.max(0, remaining), QueuedRequest.untilNextCheck(checkNanos)));
     if (outcome.isDone()) {
       timer.cancel(false); // finished before the timer was recorded
     }
   }
 
-  /** At the deadline withdraws; before it polls the store in case a wake-up was lost. */
+  /**
+   * At the deadline withdraws; before it polls the store in case a wake-up was lost. Neither waits
+   * on the scheduler's thread: the answer comes back on the thread that sent the limit's batch, so
+   * many waiters' checks are not funnelled through one thread.
+   */
   private void check() {
     if (outcome.isDone()) {
       return;
     }
-    try {
-      if (deadline - System.nanoTime() <= 0) {
-        outcome.complete(request.isGranted() ? granted() : request.cancel());
-        return;
+    if (deadline - System.nanoTime() <= 0) {
+      if (request.isGranted()) {
+        outcome.complete(granted());
+      } else {
+        ask(request.cancelLater(), true);
       }
-      Grant polled = request.poll();
-      if (polled.outcome() != Outcome.QUEUED) {
-        outcome.complete(polled);
-        return;
-      }
-    } catch (RuntimeException e) {
-      outcome.completeExceptionally(e);
       return;
     }
-    scheduleCheck();
+    ask(request.pollLater(), false).thenRun(this::scheduleCheckWhileWaiting);
+  }
+
+  /**
+   * Completes the wait with the store's answer unless it says the request is still queued (a
+   * withdrawal's answer is final).
+   */
+  private CompletableFuture<Void> ask(CompletableFuture<Grant> asked, boolean isFinal) {
+    return asked.handle(
+        (grant, failure) -> {
+          if (failure != null) {
+            outcome.completeExceptionally(
+                failure instanceof CompletionException ? failure.getCause() : failure);
+          } else if (isFinal || grant.outcome() != Outcome.QUEUED) {
+            outcome.complete(grant);
+          }
+          return null;
+        });
+  }
+
+  private void scheduleCheckWhileWaiting() {
+    if (!outcome.isDone()) {
+      scheduleCheck();
+    }
   }
 
   /** The caller gave up: take the request out of the queue, and give back a grant that raced it. */

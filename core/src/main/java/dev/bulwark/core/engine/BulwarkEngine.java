@@ -1,6 +1,7 @@
 package dev.bulwark.core.engine;
 
 import dev.bulwark.Bulwark;
+import dev.bulwark.core.batch.Batches;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.DefinitionResolver;
@@ -24,6 +25,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -33,9 +35,16 @@ import java.util.stream.Collectors;
  */
 public final class BulwarkEngine implements AutoCloseable {
 
+  /** How long a closing engine waits for its lanes to send what they hold. */
+  private static final long CLOSE_FLUSH_SECONDS = 5;
+
   private final EngineSettings settings;
   private final BulwarkStore store;
   private final StoreAccess access;
+
+  /** The batch lanes of the limits; null when the store does not batch. */
+  private final Batches batches;
+
   private final AsyncScheduler async = new AsyncScheduler();
   private final LimitChains chains;
   private final OutageWatch outage;
@@ -50,10 +59,14 @@ public final class BulwarkEngine implements AutoCloseable {
     BulwarkStoreProvider provider = provider(settings.storeId(), builder.stores);
     this.store = provider.open(context(config, waiters));
     LeaseRenewer renewer = store.leasesExpire() ? new LeaseRenewer(store) : null;
-    this.access = new StoreAccess(store, waiters, renewer, async);
+    this.batches =
+        store.batches()
+            ? new Batches(settings.batchMaxSize(), task -> async.storeCalls().execute(task))
+            : null;
+    this.access = new StoreAccess(store, waiters, renewer, async, batches);
     StoreAccess localAccess =
         settings.failurePolicy() == FailurePolicy.LOCAL
-            ? new StoreAccess(new LocalStore(waiters), waiters, null, async)
+            ? new StoreAccess(new LocalStore(waiters), waiters, null, async, null)
             : null;
     BulwarkListener listener = Listeners.combine(builder.listeners);
     this.probe = new OutageProbe(store);
@@ -218,6 +231,10 @@ public final class BulwarkEngine implements AutoCloseable {
   @Override
   public void close() {
     probe.close();
+    if (batches != null) {
+      // releases posted by calls that ended are owed to the store: send them before it closes
+      batches.flush(CLOSE_FLUSH_SECONDS, TimeUnit.SECONDS);
+    }
     async.close();
     if (access.renewer() != null) {
       access.renewer().close();

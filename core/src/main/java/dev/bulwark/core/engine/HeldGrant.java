@@ -1,10 +1,15 @@
 package dev.bulwark.core.engine;
 
 import dev.bulwark.LockPermit;
+import dev.bulwark.core.batch.Lane;
+import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.Operation;
 import dev.bulwark.spi.StoreException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -27,6 +32,10 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
   }
 
   private final LeaseRenewer renewer;
+
+  /** The limit's lane when the store batches; null when each operation is sent alone. */
+  private final Lane<Operation, Grant> lane;
+
   private final LimitEvents events;
   private final String name;
   private final String key;
@@ -41,11 +50,13 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
 
   /**
    * @param renewer null when the store's leases do not expire
+   * @param lane the limit's lane; null when the store does not batch
    * @param key the lock key; empty for a bulkhead permit
    */
   HeldGrant(
       long requestId,
       LeaseRenewer renewer,
+      Lane<Operation, Grant> lane,
       LimitEvents events,
       Lease.Kind kind,
       String name,
@@ -53,6 +64,7 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
       long leaseMillis) {
     super(requestId, renewer == null ? 0 : leaseMillis);
     this.renewer = renewer;
+    this.lane = lane;
     this.events = events;
     this.name = name;
     this.key = key;
@@ -98,10 +110,30 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
     release();
   }
 
+  /**
+   * Releases in the store. When the store batches, the caller does not wait: the release goes with
+   * the limit's next batch (or alone at once), and what the store answers is reported then. Until
+   * the store applied it the permit counts as held there, which can leave capacity unused for a
+   * round trip, never admit too many.
+   */
   @Override
   public final void release() {
+    CompletableFuture<Boolean> released;
     try {
-      if (!releaseInStore()) {
+      released = releaseInStore();
+    } catch (RuntimeException e) {
+      released = CompletableFuture.failedFuture(e);
+    }
+    if (released.isDone()) {
+      report(released.getNow(null), failureOf(released));
+    } else {
+      released.whenComplete(this::report);
+    }
+  }
+
+  private void report(Boolean released, Throwable failure) {
+    if (failure == null) {
+      if (!released) {
         events.expiredAtRelease(key);
         LOG.warning(
             () ->
@@ -109,21 +141,97 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
                     + describe()
                     + " had run out of lease before its call ended; the call ran unguarded");
       }
-    } catch (StoreException e) {
+      return;
+    }
+    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+    if (cause instanceof StoreException) {
       events.storeFailed();
       LOG.log(
           Level.WARNING,
           "Bulwark: could not release " + describe() + "; it is reclaimed when its lease runs out",
-          e);
+          cause);
+    } else if (cause instanceof RuntimeException runtime) {
+      throw runtime;
+    } else if (cause instanceof Error error) {
+      throw error;
+    }
+  }
+
+  private static Throwable failureOf(CompletableFuture<?> done) {
+    if (!done.isCompletedExceptionally()) {
+      return null;
+    }
+    try {
+      done.join();
+      return null;
+    } catch (CompletionException e) {
+      return e.getCause();
     }
   }
 
   /**
-   * Releases in the store.
+   * Releases in the store, or posts the release to the limit's lane.
    *
-   * @return false when the store no longer held it
+   * @return completes with false when the store no longer held it
    */
-  abstract boolean releaseInStore();
+  private CompletableFuture<Boolean> releaseInStore() {
+    return post(Operation.release(key, requestId)).thenApply(Grant::isGranted);
+  }
+
+  @Override
+  public final Grant request(boolean mayQueue) {
+    return call(acquisition(mayQueue));
+  }
+
+  @Override
+  public final Grant poll() {
+    return call(Operation.poll(key, requestId));
+  }
+
+  @Override
+  public final Grant cancel() {
+    return call(Operation.cancel(key, requestId));
+  }
+
+  @Override
+  public final CompletableFuture<Grant> pollLater() {
+    return post(Operation.poll(key, requestId));
+  }
+
+  @Override
+  public final CompletableFuture<Grant> cancelLater() {
+    return post(Operation.cancel(key, requestId));
+  }
+
+  /** The acquire this request sends. */
+  abstract Operation acquisition(boolean mayQueue);
+
+  /**
+   * Sends one operation to the store as a single call, for a store that does not batch.
+   *
+   * @return its answer; a release answers GRANTED when released
+   */
+  abstract Grant sendAlone(Operation operation);
+
+  /** Sends {@code operation} and waits for the answer: in the limit's lane, or alone. */
+  private Grant call(Operation operation) {
+    return lane == null ? sendAlone(operation) : lane.call(operation);
+  }
+
+  /**
+   * Sends {@code operation} without waiting: posted to the limit's lane; without a lane, sent alone
+   * here.
+   */
+  private CompletableFuture<Grant> post(Operation operation) {
+    if (lane != null) {
+      return lane.post(operation);
+    }
+    try {
+      return CompletableFuture.completedFuture(sendAlone(operation));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
 
   /** What is held, for log messages. */
   private String describe() {

@@ -54,12 +54,13 @@ final class LimitChains {
 
   LimitLink rateLimit(RateLimitDefinition definition, RateSpec spec, LimitEvents events) {
     LimitLink store =
-        new RateLink(definition, spec, access.store().rates(), events, access.async());
+        new RateLink(
+            definition, spec, access.store().rates(), events, access.async(), access.batches());
     LimitLink local =
         localAccess == null
             ? null
             : new RateLink(
-                definition, spec, localAccess.store().rates(), events, localAccess.async());
+                definition, spec, localAccess.store().rates(), events, localAccess.async(), null);
     return observed(withPolicy(store, local, events), events);
   }
 

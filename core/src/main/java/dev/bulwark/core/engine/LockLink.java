@@ -3,11 +3,13 @@ package dev.bulwark.core.engine;
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.LockTimeoutException;
+import dev.bulwark.core.batch.Lane;
 import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
+import dev.bulwark.spi.Operation;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -23,12 +25,16 @@ final class LockLink implements LimitLink {
   private final StoreAccess access;
   private final LimitEvents events;
 
+  /** The lock name's lane when the store batches, else null. */
+  private final Lane<Operation, Grant> lane;
+
   LockLink(LockDefinition definition, LockSpec spec, StoreAccess access, LimitEvents events) {
     this.definition = definition;
     this.spec = spec;
     this.store = access.store().locks();
     this.access = access;
     this.events = events;
+    this.lane = access.batched() ? access.batches().lane(batch -> store.apply(spec, batch)) : null;
   }
 
   @Override
@@ -87,6 +93,7 @@ final class LockLink implements LimitLink {
       super(
           requestId,
           access.renewer(),
+          lane,
           events,
           Lease.Kind.LOCK,
           spec.name(),
@@ -106,23 +113,18 @@ final class LockLink implements LimitLink {
     }
 
     @Override
-    boolean releaseInStore() {
-      return store.release(spec, key(), requestId);
+    Operation acquisition(boolean mayQueue) {
+      return Operation.acquire(key(), mode, requestId, mayQueue);
     }
 
     @Override
-    public Grant request(boolean mayQueue) {
-      return store.acquire(spec, key(), mode, requestId, mayQueue);
-    }
-
-    @Override
-    public Grant poll() {
-      return store.poll(spec, key(), requestId);
-    }
-
-    @Override
-    public Grant cancel() {
-      return store.cancel(spec, key(), requestId);
+    Grant sendAlone(Operation operation) {
+      return switch (operation.kind()) {
+        case ACQUIRE -> store.acquire(spec, key(), mode, requestId, operation.mayQueue());
+        case POLL -> store.poll(spec, key(), requestId);
+        case CANCEL -> store.cancel(spec, key(), requestId);
+        case RELEASE -> store.release(spec, key(), requestId) ? Grant.GRANTED : Grant.REJECTED;
+      };
     }
   }
 }

@@ -3,9 +3,11 @@ package dev.bulwark.core.engine;
 import dev.bulwark.BulkheadFullException;
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
+import dev.bulwark.core.batch.Lane;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
+import dev.bulwark.spi.Operation;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +26,9 @@ final class PermitLink implements LimitLink {
   private final LimitEvents events;
   private final StartOrder order;
 
+  /** The bulkhead's lane when the store batches, else null. */
+  private final Lane<Operation, Grant> lane;
+
   PermitLink(
       BulkheadDefinition definition, PermitSpec spec, StoreAccess access, LimitEvents events) {
     this.definition = definition;
@@ -32,6 +37,7 @@ final class PermitLink implements LimitLink {
     this.access = access;
     this.events = events;
     this.order = new StartOrder(access.async());
+    this.lane = access.batched() ? access.batches().lane(batch -> store.apply(spec, batch)) : null;
   }
 
   @Override
@@ -83,6 +89,7 @@ final class PermitLink implements LimitLink {
       super(
           requestId,
           access.renewer(),
+          lane,
           events,
           Lease.Kind.PERMIT,
           spec.name(),
@@ -101,23 +108,18 @@ final class PermitLink implements LimitLink {
     }
 
     @Override
-    boolean releaseInStore() {
-      return store.release(spec, requestId);
+    Operation acquisition(boolean mayQueue) {
+      return Operation.acquire(requestId, mayQueue);
     }
 
     @Override
-    public Grant request(boolean mayQueue) {
-      return store.acquire(spec, requestId, mayQueue);
-    }
-
-    @Override
-    public Grant poll() {
-      return store.poll(spec, requestId);
-    }
-
-    @Override
-    public Grant cancel() {
-      return store.cancel(spec, requestId);
+    Grant sendAlone(Operation operation) {
+      return switch (operation.kind()) {
+        case ACQUIRE -> store.acquire(spec, requestId, operation.mayQueue());
+        case POLL -> store.poll(spec, requestId);
+        case CANCEL -> store.cancel(spec, requestId);
+        case RELEASE -> store.release(spec, requestId) ? Grant.GRANTED : Grant.REJECTED;
+      };
     }
   }
 }

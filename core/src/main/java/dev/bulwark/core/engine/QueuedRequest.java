@@ -3,6 +3,7 @@ package dev.bulwark.core.engine;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Outcome;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Waits out one queued request: the store's hand-over normally wakes it; when the store's wake-ups
@@ -20,6 +21,12 @@ final class QueuedRequest {
     Grant poll();
 
     Grant cancel();
+
+    /** Polls without waiting on this thread: the answer completes the stage later. */
+    CompletableFuture<Grant> pollLater();
+
+    /** Withdraws without waiting on this thread (see {@link #pollLater}). */
+    CompletableFuture<Grant> cancelLater();
 
     void release();
 
@@ -69,6 +76,19 @@ final class QueuedRequest {
   }
 
   /**
+   * The wait until this JVM's next check: checks fall on one grid of the check interval, so that
+   * the waiters of a limit poll together and their polls go in one batch, not one call each. A
+   * check less than half an interval away is skipped: a waiter that just asked need not ask again.
+   */
+  static long untilNextCheck(long checkNanos) {
+    if (checkNanos == Long.MAX_VALUE) {
+      return checkNanos;
+    }
+    long wait = checkNanos - Math.floorMod(System.nanoTime(), checkNanos);
+    return wait < checkNanos / 2 ? wait + checkNanos : wait;
+  }
+
+  /**
    * @return the final grant: GRANTED (with its token) or REJECTED
    * @throws InterruptedException after withdrawing the request (and releasing a racing grant)
    */
@@ -81,7 +101,7 @@ final class QueuedRequest {
         if (remaining <= 0) {
           return signal.isGranted() ? Grant.granted(signal.signalledToken()) : queue.cancel();
         }
-        if (signal.awaitSignal(Math.min(remaining, check))) {
+        if (signal.awaitSignal(Math.min(remaining, untilNextCheck(check)))) {
           if (signal.isGranted()) {
             return Grant.granted(signal.signalledToken());
           }

@@ -4,12 +4,15 @@ import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.RateLimitExceededException;
 import dev.bulwark.RateLimitType;
+import dev.bulwark.core.batch.Batches;
+import dev.bulwark.core.batch.Lane;
 import dev.bulwark.core.config.Durations;
 import dev.bulwark.core.config.RateLimitDefinition;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.RateStore;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +40,9 @@ final class RateLink implements LimitLink {
   private final AsyncScheduler async;
   private final boolean rejectionsLast;
 
+  /** The limit's lane when the store batches (one reservation per caller), else null. */
+  private final Lane<Long, RateDecision> lane;
+
   /** Until when ({@link System#nanoTime}) the store said no permit comes; null when unknown. */
   private volatile Closed closed;
 
@@ -54,13 +60,23 @@ final class RateLink implements LimitLink {
       RateSpec spec,
       RateStore store,
       LimitEvents events,
-      AsyncScheduler async) {
+      AsyncScheduler async,
+      Batches batches) {
     this.definition = definition;
     this.spec = spec;
     this.store = store;
     this.events = events;
     this.async = async;
     this.rejectionsLast = definition.type() != RateLimitType.ROLLING;
+    this.lane = batches == null ? null : batches.lane(this::reserveEach);
+  }
+
+  private List<RateDecision> reserveEach(List<Long> maxWaits) {
+    long[] each = new long[maxWaits.size()];
+    for (int i = 0; i < each.length; i++) {
+      each[i] = maxWaits.get(i);
+    }
+    return store.reserveEach(spec, each);
   }
 
   @Override
@@ -120,7 +136,8 @@ final class RateLink implements LimitLink {
         return RateDecision.rejected(left);
       }
     }
-    RateDecision decision = store.reserve(spec, maxWaitNanos);
+    RateDecision decision =
+        lane == null ? store.reserve(spec, maxWaitNanos) : lane.call(maxWaitNanos);
     if (!decision.granted() && rejectionsLast) {
       closed = new Closed(System.nanoTime() + decision.delayNanos() - CLOCK_MARGIN_NANOS);
     }

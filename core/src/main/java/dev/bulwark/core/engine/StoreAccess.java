@@ -1,15 +1,25 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.core.batch.Batches;
 import dev.bulwark.spi.BulwarkStore;
 import java.time.Duration;
 
 /**
  * What a store link needs of the engine beyond its own definition: the store, the JVM's waiters,
  * the lease renewer (null when the store's leases do not expire) and the thread asynchronous calls
- * wait on.
+ * wait on, and the engine's batch lanes (null when the store does not batch: calls go one by one).
  */
 record StoreAccess(
-    BulwarkStore store, Waiters waiters, LeaseRenewer renewer, AsyncScheduler async) {
+    BulwarkStore store,
+    Waiters waiters,
+    LeaseRenewer renewer,
+    AsyncScheduler async,
+    Batches batches) {
+
+  /** Whether a limit's operations go through a lane of {@link #batches()}. */
+  boolean batched() {
+    return batches != null;
+  }
 
   Duration wakeUpCheckInterval() {
     return store.wakeUpCheckInterval();
