@@ -64,6 +64,11 @@ public final class Lane<O, R> {
    * Sends {@code operation} and waits for its answer, uninterruptibly, as a single store call does
    * (an interrupt that comes meanwhile is kept for the caller).
    *
+   * <p>The caller's interrupt status is set aside while it waits and while it sends, and set again
+   * once its answer is in: the batch it sends carries other callers' operations, and a store call
+   * made by an interrupted thread may be cut short (a virtual thread's socket is closed, a
+   * connection pool's wait throws), which would fail every operation in the batch.
+   *
    * @throws RuntimeException the failure of the batch that carried it
    */
   public R call(O operation) {
@@ -77,10 +82,17 @@ public final class Lane<O, R> {
     } finally {
       lock.unlock();
     }
-    if (sends) {
-      drive(mine);
-    } else if (mine.awaitAnswerOrTurn()) {
-      drive(mine);
+    boolean interrupted = Thread.interrupted();
+    try {
+      if (sends) {
+        drive(mine);
+      } else if (mine.awaitAnswerOrTurn()) {
+        drive(mine);
+      }
+    } finally {
+      if (interrupted || mine.interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
     return mine.answer();
   }
@@ -102,7 +114,14 @@ public final class Lane<O, R> {
       lock.unlock();
     }
     if (sends) {
-      drive(mine);
+      boolean interrupted = Thread.interrupted(); // set aside while sending, as in call
+      try {
+        drive(mine);
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
     }
     return mine.stage;
   }
@@ -261,6 +280,9 @@ public final class Lane<O, R> {
     /** Set when this caller is to send the next batch. */
     private volatile boolean appointed;
 
+    /** Whether the waiting thread was interrupted while it waited; only that thread uses it. */
+    boolean interrupted;
+
     Pending(O operation, Thread thread) {
       this.operation = operation;
       this.thread = thread;
@@ -287,25 +309,22 @@ public final class Lane<O, R> {
       }
     }
 
-    /** Parks until answered (false) or appointed to send (true); an interrupt is kept for later. */
+    /**
+     * Parks until answered (false) or appointed to send (true). An interrupt meanwhile is noted in
+     * {@link #interrupted} and cleared: the caller sets it again once its answer is in, not before
+     * it sends a batch.
+     */
     boolean awaitAnswerOrTurn() {
-      boolean interrupted = false;
-      try {
-        while (true) {
-          if (stage.isDone()) {
-            return false;
-          }
-          if (appointed) {
-            return true;
-          }
-          LockSupport.park(this);
-          if (Thread.interrupted()) {
-            interrupted = true;
-          }
+      while (true) {
+        if (stage.isDone()) {
+          return false;
         }
-      } finally {
-        if (interrupted) {
-          thread.interrupt();
+        if (appointed) {
+          return true;
+        }
+        LockSupport.park(this);
+        if (Thread.interrupted()) {
+          interrupted = true;
         }
       }
     }
