@@ -24,6 +24,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * asynchronous calls), a thread of the background executor sends them. So no caller sends a batch
  * after its own answer came, and a release never waits on its caller's thread.
  *
+ * <p>The stages {@link #submit} and {@link #post} return complete on the thread that sent their
+ * batch, before that thread hands the lane on: what depends on them must not wait for this lane
+ * there. A {@link #call} made there fails at once rather than wait for a batch only its own thread
+ * could send.
+ *
  * @param <O> an operation
  * @param <R> its answer
  */
@@ -46,6 +51,9 @@ public final class Lane<O, R> {
 
   /** Whether a batch is being sent or a sender is appointed; guarded by lock. */
   private boolean busy;
+
+  /** The thread inside {@link #send} (in the sender or completing its answers), else null. */
+  private volatile Thread sending;
 
   /**
    * @param maxSize the most operations one batch carries
@@ -72,6 +80,11 @@ public final class Lane<O, R> {
    * @throws RuntimeException the failure of the batch that carried it
    */
   public R call(O operation) {
+    if (sending == Thread.currentThread()) {
+      throw new IllegalStateException(
+          "Lane.call was made on the thread sending this lane's batch (from the sender or from"
+              + " a stage its batch completes): it would wait for a batch only this thread sends");
+    }
     Pending<O, R> mine = new Pending<>(operation, Thread.currentThread());
     boolean sends;
     lock.lock();
@@ -245,6 +258,15 @@ public final class Lane<O, R> {
     if (batch.isEmpty()) {
       return;
     }
+    sending = Thread.currentThread();
+    try {
+      sendAndAnswer(batch);
+    } finally {
+      sending = null;
+    }
+  }
+
+  private void sendAndAnswer(List<Pending<O, R>> batch) {
     List<O> operations = new ArrayList<>(batch.size());
     for (Pending<O, R> pending : batch) {
       operations.add(pending.operation);

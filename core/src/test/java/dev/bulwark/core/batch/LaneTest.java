@@ -470,6 +470,55 @@ class LaneTest {
   }
 
   @Test
+  void aCallFromAStageItsOwnBatchCompletesFailsAtOnceAndTheLaneKeepsWorking() throws Exception {
+    RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+    AtomicReference<Throwable> reentered = new AtomicReference<>();
+    RecordingSender.Hold held = sender.holdNext();
+    CompletableFuture<String> post = lane.post(1);
+    held.awaitEntered(); // the stage completes after its dependent is attached
+
+    CompletableFuture<String> posted =
+        post.whenComplete(
+            (answer, failure) -> {
+              try {
+                lane.call(2); // on the background thread, inside the batch that answered 1
+              } catch (RuntimeException e) {
+                reentered.set(e);
+              }
+            });
+    held.release();
+
+    assertThat(posted.get(10, TimeUnit.SECONDS)).isEqualTo("answer 1");
+    assertThat(reentered.get())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Lane.call was made on the thread sending this lane's batch");
+    assertThat(lane.call(3)).isEqualTo("answer 3");
+    assertThat(sender.operationsInOrder()).containsExactly(1, 3);
+  }
+
+  @Test
+  void aCallFromTheSenderItselfFailsTheBatchRatherThanWaitForever() {
+    AtomicReference<Lane<Integer, String>> self = new AtomicReference<>();
+    Lane<Integer, String> lane =
+        new Lane<>(
+            ops -> {
+              if (ops.contains(1)) {
+                self.get().call(2);
+              }
+              return List.of("answer");
+            },
+            8,
+            background);
+    self.set(lane);
+
+    assertThatThrownBy(() -> lane.call(1))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("it would wait for a batch only this thread sends");
+    assertThat(lane.call(3)).isEqualTo("answer");
+  }
+
+  @Test
   void aMaxSizeBelowOneIsRefused() {
     assertThatThrownBy(() -> new Lane<Integer, String>(ops -> List.of(), 0, background))
         .isInstanceOf(IllegalArgumentException.class)
