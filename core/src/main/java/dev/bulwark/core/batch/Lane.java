@@ -278,7 +278,9 @@ public final class Lane<O, R> {
         throw new IllegalStateException(
             "a batch of " + batch.size() + " operations got " + answers.size() + " answers");
       }
-    } catch (RuntimeException | Error failure) {
+    } catch (Throwable failure) {
+      // any throwable, a checked one thrown past the compiler too: one that escaped here would
+      // leave the lane busy for good and its callers waiting
       for (Pending<O, R> pending : batch) {
         pending.fail(failure);
       }

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bulwark.core.batch.RecordingSender.Sent;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -199,6 +201,33 @@ class LaneTest {
         .isInstanceOf(AssertionError.class)
         .hasMessage("sender broke");
     assertThat(lane.call(2)).isEqualTo("fine");
+  }
+
+  @Test
+  void aCheckedExceptionThrownPastTheCompilerFailsTheBatchAndTheLaneKeepsWorking()
+      throws Exception {
+    IOException reset = new IOException("connection reset");
+    AtomicReference<Boolean> failing = new AtomicReference<>(true);
+    Lane<Integer, String> lane =
+        new Lane<>(
+            ops -> {
+              if (failing.getAndSet(false)) {
+                throw LaneTest.<RuntimeException>sneaky(reset);
+              }
+              return List.of("fine");
+            },
+            8,
+            background);
+
+    assertThatThrownBy(() -> lane.call(1)).isInstanceOf(CompletionException.class).hasCause(reset);
+    assertThat(lane.flush(0, TimeUnit.SECONDS)).as("the lane is idle again").isTrue();
+    assertThat(lane.call(2)).isEqualTo("fine");
+  }
+
+  /** Throws {@code failure} unchecked, as a sender in another JVM language may. */
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> T sneaky(Throwable failure) throws T {
+    throw (T) failure;
   }
 
   @Test
