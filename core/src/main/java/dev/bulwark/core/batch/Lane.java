@@ -24,6 +24,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * asynchronous calls), a thread of the background executor sends them. So no caller sends a batch
  * after its own answer came, and a release never waits on its caller's thread.
  *
+ * <p>The stages {@link #submit} and {@link #post} return complete on the thread that sent their
+ * batch, before that thread hands the lane on: what depends on them must not wait for this lane
+ * there. A {@link #call} made there fails at once rather than wait for a batch only its own thread
+ * could send.
+ *
  * @param <O> an operation
  * @param <R> its answer
  */
@@ -47,6 +52,9 @@ public final class Lane<O, R> {
   /** Whether a batch is being sent or a sender is appointed; guarded by lock. */
   private boolean busy;
 
+  /** The thread inside {@link #send} (in the sender or completing its answers), else null. */
+  private volatile Thread sending;
+
   /**
    * @param maxSize the most operations one batch carries
    * @param background sends batches that nobody waiting on a thread can send
@@ -64,9 +72,19 @@ public final class Lane<O, R> {
    * Sends {@code operation} and waits for its answer, uninterruptibly, as a single store call does
    * (an interrupt that comes meanwhile is kept for the caller).
    *
+   * <p>The caller's interrupt status is set aside while it waits and while it sends, and set again
+   * once its answer is in: the batch it sends carries other callers' operations, and a store call
+   * made by an interrupted thread may be cut short (a virtual thread's socket is closed, a
+   * connection pool's wait throws), which would fail every operation in the batch.
+   *
    * @throws RuntimeException the failure of the batch that carried it
    */
   public R call(O operation) {
+    if (sending == Thread.currentThread()) {
+      throw new IllegalStateException(
+          "Lane.call was made on the thread sending this lane's batch (from the sender or from"
+              + " a stage its batch completes): it would wait for a batch only this thread sends");
+    }
     Pending<O, R> mine = new Pending<>(operation, Thread.currentThread());
     boolean sends;
     lock.lock();
@@ -77,10 +95,17 @@ public final class Lane<O, R> {
     } finally {
       lock.unlock();
     }
-    if (sends) {
-      drive(mine);
-    } else if (mine.awaitAnswerOrTurn()) {
-      drive(mine);
+    boolean interrupted = Thread.interrupted();
+    try {
+      if (sends) {
+        drive(mine);
+      } else if (mine.awaitAnswerOrTurn()) {
+        drive(mine);
+      }
+    } finally {
+      if (interrupted || mine.interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
     return mine.answer();
   }
@@ -102,7 +127,14 @@ public final class Lane<O, R> {
       lock.unlock();
     }
     if (sends) {
-      drive(mine);
+      boolean interrupted = Thread.interrupted(); // set aside while sending, as in call
+      try {
+        drive(mine);
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
     }
     return mine.stage;
   }
@@ -226,6 +258,15 @@ public final class Lane<O, R> {
     if (batch.isEmpty()) {
       return;
     }
+    sending = Thread.currentThread();
+    try {
+      sendAndAnswer(batch);
+    } finally {
+      sending = null;
+    }
+  }
+
+  private void sendAndAnswer(List<Pending<O, R>> batch) {
     List<O> operations = new ArrayList<>(batch.size());
     for (Pending<O, R> pending : batch) {
       operations.add(pending.operation);
@@ -237,7 +278,9 @@ public final class Lane<O, R> {
         throw new IllegalStateException(
             "a batch of " + batch.size() + " operations got " + answers.size() + " answers");
       }
-    } catch (RuntimeException | Error failure) {
+    } catch (Throwable failure) {
+      // any throwable, a checked one thrown past the compiler too: one that escaped here would
+      // leave the lane busy for good and its callers waiting
       for (Pending<O, R> pending : batch) {
         pending.fail(failure);
       }
@@ -260,6 +303,9 @@ public final class Lane<O, R> {
 
     /** Set when this caller is to send the next batch. */
     private volatile boolean appointed;
+
+    /** Whether the waiting thread was interrupted while it waited; only that thread uses it. */
+    boolean interrupted;
 
     Pending(O operation, Thread thread) {
       this.operation = operation;
@@ -287,25 +333,22 @@ public final class Lane<O, R> {
       }
     }
 
-    /** Parks until answered (false) or appointed to send (true); an interrupt is kept for later. */
+    /**
+     * Parks until answered (false) or appointed to send (true). An interrupt meanwhile is noted in
+     * {@link #interrupted} and cleared: the caller sets it again once its answer is in, not before
+     * it sends a batch.
+     */
     boolean awaitAnswerOrTurn() {
-      boolean interrupted = false;
-      try {
-        while (true) {
-          if (stage.isDone()) {
-            return false;
-          }
-          if (appointed) {
-            return true;
-          }
-          LockSupport.park(this);
-          if (Thread.interrupted()) {
-            interrupted = true;
-          }
+      while (true) {
+        if (stage.isDone()) {
+          return false;
         }
-      } finally {
-        if (interrupted) {
-          thread.interrupt();
+        if (appointed) {
+          return true;
+        }
+        LockSupport.park(this);
+        if (Thread.interrupted()) {
+          interrupted = true;
         }
       }
     }
