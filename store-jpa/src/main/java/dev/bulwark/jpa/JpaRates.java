@@ -4,6 +4,8 @@ import dev.bulwark.RateLimitSnapshot;
 import dev.bulwark.RateLimitType;
 import dev.bulwark.core.rate.RateState;
 import dev.bulwark.core.rate.ReservationOutcome;
+import dev.bulwark.core.rate.RollingStep;
+import dev.bulwark.core.rate.RollingWindowState;
 import dev.bulwark.jpa.ReservationBatches.Reservation;
 import dev.bulwark.jpa.entity.LimitRow;
 import dev.bulwark.jpa.entity.RateGrantRow;
@@ -19,8 +21,9 @@ import java.util.Optional;
 /**
  * Rate limits as core's {@link RateState} arithmetic over state kept in the database, on the
  * database's clock in nanoseconds: SMOOTH and FIXED keep their two longs on the limit row, ROLLING
- * keeps its grant times as rows, deleting the ones that left the window and appending one per
- * grant.
+ * keeps its grant times as rows ({@link RollingLog}): a reservation reads the few rows core's
+ * rolling step asks for, deletes the ones that left the window by one range and appends one per
+ * grant, so it costs what expired plus O(1) rows however long the log.
  *
  * <p>SMOOTH and FIXED reservations of this JVM's callers that come together are decided together
  * ({@link ReservationBatches}), optimistically first ({@link RateRow}): the state and the clock are
@@ -55,10 +58,9 @@ final class JpaRates implements RateStore {
             em -> {
               LimitRow limit = core.lockLimit(em, StoreCore.RATES, spec.name());
               long now = core.nowMicros(em) * 1000;
-              List<RateGrantRow> log = log(em, limit);
-              RateState state = stored(limit, log);
-              ReservationOutcome step = state.reserve(spec, now, maxWaitNanos);
-              store(em, limit, log, step);
+              RollingLog log = RollingLog.of(em, limit);
+              RollingStep step = RollingWindowState.step(log, spec, now, maxWaitNanos);
+              log.apply(step);
               return step.decision();
             });
   }
@@ -185,26 +187,5 @@ final class JpaRates implements RateStore {
       return RateState.fromLongs(type, log.stream().mapToLong(RateGrantRow::grantedAt).toArray());
     }
     return RateState.fromLongs(type, new long[] {limit.rateFirst(), limit.rateSecond()});
-  }
-
-  private static void store(
-      EntityManager em, LimitRow limit, List<RateGrantRow> log, ReservationOutcome step) {
-    RateState next = step.next();
-    long[] longs = next.toLongs();
-    if (next.type() != RateLimitType.ROLLING) {
-      log.forEach(em::remove);
-      limit.rateState(next.type().name(), longs[0], longs[1]);
-      return;
-    }
-    boolean appended = step.decision().granted();
-    int kept = appended ? longs.length - 1 : longs.length;
-    // the next log is the stored one without its oldest times, plus the new grant at the end
-    for (RateGrantRow expired : log.subList(0, log.size() - kept)) {
-      em.remove(expired);
-    }
-    if (appended) {
-      em.persist(new RateGrantRow(limit.id(), limit.nextSeq(), longs[longs.length - 1]));
-    }
-    limit.rateState(RateLimitType.ROLLING.name(), 0, 0);
   }
 }

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * live range into a new buffer twice its size. Each copy is paid for by the appends since the last
  * one.
  */
-public final class GrantLog {
+public final class GrantLog implements GrantTimes {
 
   static final GrantLog EMPTY = new GrantLog(new Buffer(new long[0], 0), 0, 0);
 
@@ -46,11 +46,12 @@ public final class GrantLog {
     return new GrantLog(new Buffer(times, ascending.length), 0, ascending.length);
   }
 
+  @Override
   public int size() {
     return end - start;
   }
 
-  /** The {@code index}-th oldest grant time. */
+  @Override
   public long get(int index) {
     if (index < 0 || index >= size()) {
       throw new IndexOutOfBoundsException("Index " + index + " of a log of " + size());

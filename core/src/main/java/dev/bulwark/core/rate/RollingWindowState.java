@@ -47,28 +47,74 @@ public record RollingWindowState(GrantLog grants) implements RateState {
     if (spec.type() != RateLimitType.ROLLING) {
       return RateState.initial(spec.type()).reserve(spec, now, maxWait);
     }
+    RollingStep step = step(grants, spec, now, maxWait);
+    GrantLog log = grants.withoutOldest(step.expired());
+    if (!step.decision().granted()) {
+      return new ReservationOutcome(
+          step.decision(), step.expired() == 0 ? this : new RollingWindowState(log));
+    }
+    return new ReservationOutcome(step.decision(), new RollingWindowState(log.append(step.slot())));
+  }
+
+  /**
+   * The arithmetic of {@link #reserve} on a log read by position, for a store that keeps its log
+   * elsewhere and changes it as the step says. Reads the log's newest time; when that lies in the
+   * future, the oldest and the times around {@code permits} (a binary search only after a
+   * redefinition while slots are reserved); then O(log expired) times to find the first that has
+   * not expired (a galloping search: the log is ascending) and the time {@code permits} before the
+   * newest. So a call costs what expired plus O(1) reads, however long the log.
+   *
+   * @param spec a ROLLING limit
+   */
+  public static RollingStep step(GrantTimes log, RateSpec spec, long now, long maxWait) {
+    if (spec.type() != RateLimitType.ROLLING) {
+      throw new IllegalArgumentException("step: " + spec.name() + " is not a ROLLING limit");
+    }
     int permits = spec.permits();
     long window = spec.windowNanos();
-    GrantLog log = grants;
-    if (log.size() > 0 && log.get(log.size() - 1) > now) {
+    int size = log.size();
+    if (size > 0 && log.get(size - 1) > now) {
       now = Math.max(now, log.get(newestStarted(log, permits, window)));
     }
-    int expired = 0;
-    while (expired < log.size() && log.get(expired) <= now - window) {
-      expired++;
-    }
-    log = log.withoutOldest(expired);
-    long at = log.size() < permits ? now : log.get(log.size() - permits) + window;
-    if (log.size() > 0) {
-      at = Math.max(at, log.get(log.size() - 1));
+    int expired = timesUpTo(log, now - window);
+    int left = size - expired;
+    // the time permits before the newest is the same position with or without the expired head
+    long at = left < permits ? now : log.get(size - permits) + window;
+    if (left > 0) {
+      at = Math.max(at, log.get(size - 1));
     }
     long delay = at - now;
     if (delay > maxWait) {
-      return new ReservationOutcome(
-          RateDecision.rejected(delay), expired == 0 ? this : new RollingWindowState(log));
+      return new RollingStep(RateDecision.rejected(delay), expired, at);
     }
-    return new ReservationOutcome(
-        RateDecision.grantedAfter(delay), new RollingWindowState(log.append(at)));
+    return new RollingStep(RateDecision.grantedAfter(delay), expired, at);
+  }
+
+  /**
+   * How many of the oldest times are at or before {@code time}: the log is ascending, so they are a
+   * head of it, found by doubling a bound past it and then halving (O(log count) reads).
+   */
+  private static int timesUpTo(GrantTimes log, long time) {
+    int size = log.size();
+    if (size == 0 || log.get(0) > time) {
+      return 0;
+    }
+    int upTo = 0; // log.get(upTo) <= time
+    int after = 1; // log.get(after) > time, or the end
+    while (after < size && log.get(after) <= time) {
+      upTo = after;
+      after = (int) Math.min(size, 2L * after);
+    }
+    after = Math.min(after, size);
+    while (after - upTo > 1) {
+      int middle = (upTo + after) >>> 1;
+      if (log.get(middle) <= time) {
+        upTo = middle;
+      } else {
+        after = middle;
+      }
+    }
+    return after;
   }
 
   /**
@@ -76,7 +122,7 @@ public record RollingWindowState(GrantLog grants) implements RateState {
    * started when the log was written. Without a redefinition that is the last of the first {@code
    * permits} (checked first, so a call stays O(1)); otherwise a binary search finds it.
    */
-  private static int newestStarted(GrantLog log, int permits, long window) {
+  private static int newestStarted(GrantTimes log, int permits, long window) {
     long reservedFrom = log.get(0) + window;
     int guess = Math.min(log.size(), permits) - 1;
     if (log.get(guess) < reservedFrom

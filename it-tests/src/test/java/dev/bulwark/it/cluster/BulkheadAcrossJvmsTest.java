@@ -25,7 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * One {@code @DistributedBulkhead} of 5 shared by four worker JVMs, on every shared store (Redis,
  * the JPA store on PostgreSQL and on MariaDB): with callers that wait (never over the limit, first
- * come first served) and with callers that fail fast (never over the limit, rejections counted).
+ * come first served) and with callers that fail fast (never over the limit, rejections counted),
+ * the latter also on the JPA store through a persistence unit whose database defaults to REPEATABLE
+ * READ.
  */
 @ExtendWith(KeptHistories.class)
 class BulkheadAcrossJvmsTest {
@@ -40,7 +42,10 @@ class BulkheadAcrossJvmsTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("dev.bulwark.it.cluster.harness.Stores#shared")
+  @MethodSource({
+    "dev.bulwark.it.cluster.harness.Stores#shared",
+    "dev.bulwark.it.cluster.harness.Stores#repeatableReadUnit"
+  })
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void failFastCallersNeverOvershootAndEveryCallIsAccountedFor(StoreUnderTest store) {
     int value = 5;

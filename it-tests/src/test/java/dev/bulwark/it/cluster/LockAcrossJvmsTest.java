@@ -11,13 +11,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A keyed read-write lock shared by three worker JVMs, on every shared store (Redis, the JPA store
- * on PostgreSQL and on MariaDB): a writer never beside anyone on its key, fencing tokens growing.
+ * on PostgreSQL and on MariaDB) and on the JPA store through a persistence unit whose database
+ * defaults to REPEATABLE READ: a writer never beside anyone on its key, fencing tokens growing.
  */
 @ExtendWith(KeptHistories.class)
 class LockAcrossJvmsTest {
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("dev.bulwark.it.cluster.harness.Stores#shared")
+  @MethodSource({
+    "dev.bulwark.it.cluster.harness.Stores#shared",
+    "dev.bulwark.it.cluster.harness.Stores#repeatableReadUnit"
+  })
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void writersAreAloneOnTheirKeyAndFencingTokensGrow(StoreUnderTest store) {
     try (ClusterRun run = new ClusterRun("lock", store)) {

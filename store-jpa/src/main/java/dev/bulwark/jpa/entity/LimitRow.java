@@ -45,7 +45,11 @@ public class LimitRow {
   @Column(name = "defined_by", length = 64)
   private String definedBy;
 
-  /** The algorithm whose state {@link #rateFirst} and {@link #rateSecond} hold; null for none. */
+  /**
+   * The algorithm whose state {@link #rateFirst} and {@link #rateSecond} hold; null for none. A
+   * SMOOTH or FIXED limit keeps its state's two longs there; a ROLLING one keeps its grant times as
+   * rows, and there the number of those rows and the newest time (see {@code RollingLog}).
+   */
   @Column(name = "rate_type", length = 8)
   private String rateType;
 
@@ -68,8 +72,17 @@ public class LimitRow {
     return id;
   }
 
+  public String name() {
+    return name;
+  }
+
   public long nextSeq() {
     return nextSeq++;
+  }
+
+  /** The arrival number {@link #nextSeq} gives next, without taking it. */
+  public long upcomingSeq() {
+    return nextSeq;
   }
 
   public String definition() {

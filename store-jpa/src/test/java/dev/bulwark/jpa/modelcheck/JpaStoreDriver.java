@@ -1,9 +1,12 @@
 package dev.bulwark.jpa.modelcheck;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.bulwark.jpa.JpaStore;
 import dev.bulwark.jpa.ModelCheckDatabase;
 import dev.bulwark.jpa.modelcheck.JpaStoreContents.ClaimState;
 import dev.bulwark.jpa.modelcheck.JpaStoreContents.LimitState;
+import dev.bulwark.jpa.setup.DataSourceUnit;
 import dev.bulwark.jpa.setup.JpaSettings;
 import dev.bulwark.jpa.setup.StoreUnit;
 import dev.bulwark.jpa.tx.ResourceLocalUnitOfWork;
@@ -24,6 +27,11 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -32,6 +40,10 @@ import java.util.function.Supplier;
  * transactions) on one persistence unit. What the store does on its own is run as steps: a JVM's
  * look for hand-overs marked for it ({@link JpaStore#deliverWakeUps}, which NOTIFY or the check
  * interval would start) and the cleanup task; their timers are set beyond any check's run.
+ *
+ * <p>A JVM's renewal can also race a step of another JVM's request: the store's connections ({@link
+ * RacingConnections}) commit the renewal, on a connection of its own, after the step's read and
+ * before its first write.
  *
  * <p>Wake-ups are the listener calls: a step tells its own JVM's waiters at once after its commit,
  * another JVM's waiters by a mark on their rows, which that JVM's look finds, clears and tells. A
@@ -46,7 +58,16 @@ final class JpaStoreDriver implements StoreDriver, AutoCloseable {
 
   private final Bounds bounds;
   private final ModelCheckDatabase database;
+  private final HikariDataSource pool;
+  private final RacingConnections racing;
   private final StoreUnit unit;
+  private final ExecutorService renewer =
+      Executors.newSingleThreadExecutor(
+          task -> {
+            Thread thread = new Thread(task, "model-check-renewer");
+            thread.setDaemon(true);
+            return thread;
+          });
   private final List<JpaStore> jvms = new ArrayList<>();
   private final List<LosingUnitOfWork> transactions = new ArrayList<>();
   private final List<WakeUp> told = new ArrayList<>();
@@ -58,7 +79,16 @@ final class JpaStoreDriver implements StoreDriver, AutoCloseable {
     this.bounds = bounds;
     this.database = database;
     JpaSettings settings = database.settings();
-    this.unit = StoreUnit.open(settings);
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(settings.url());
+    config.setUsername(settings.user());
+    config.setPassword(settings.password());
+    // a step's connection and a renewal's racing it
+    config.setMaximumPoolSize(settings.poolSize() + 1);
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+    this.pool = new HikariDataSource(config);
+    this.racing = new RacingConnections(pool);
+    this.unit = DataSourceUnit.open(racing.dataSource(), "model check", settings);
     for (int jvm = 0; jvm < bounds.jvms(); jvm++) {
       LosingUnitOfWork losing = new LosingUnitOfWork(new ResourceLocalUnitOfWork(unit.factory()));
       transactions.add(losing);
@@ -153,6 +183,37 @@ final class JpaStoreDriver implements StoreDriver, AutoCloseable {
   @Override
   public List<Integer> renew(int jvm, List<Integer> requests) {
     return CheckedLimit.requests(jvms.get(jvm).renew(limit.leases(requests)));
+  }
+
+  /** The store's steps run on connections that can commit a renewal inside them. */
+  @Override
+  public boolean renewsDuringSteps() {
+    return true;
+  }
+
+  /**
+   * Runs the step on this thread; when it is about to write, the renewal runs on a thread of its
+   * own (another JVM's transaction, on a connection of its own) and commits, and the step goes on.
+   */
+  @Override
+  public List<Integer> renewingDuring(int jvm, List<Integer> requests, Runnable step) {
+    List<Integer> lost = new ArrayList<>();
+    Runnable renewal =
+        () -> {
+          try {
+            lost.addAll(renewer.submit(() -> renew(jvm, requests)).get(60, TimeUnit.SECONDS));
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while renewing", e);
+          } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the renewal racing the step failed", e);
+          }
+        };
+    if (!racing.during(step, renewal)) {
+      // the step wrote nothing: the renewal comes after its read all the same
+      renewal.run();
+    }
+    return lost;
   }
 
   @Override
@@ -340,6 +401,8 @@ final class JpaStoreDriver implements StoreDriver, AutoCloseable {
       store.close();
     }
     unit.close();
+    pool.close();
+    renewer.shutdownNow();
   }
 
   private JpaStore jvm(int request) {

@@ -17,10 +17,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Model-checks the bulkhead's and the read-write lock's hand-overs against the JPA store's real
  * transactions on the PostgreSQL test server, with a database clock the check sets: every
- * interleaving of acquire, poll, cancel, release, renewal, clock steps, a JVM's look for hand-overs
- * marked for it, listener calls acted on late or lost, the cleanup task, a JVM's death and a lost
- * reply, up to a depth, with every invariant checked after every step and at the end of every
- * sequence ({@code dev.bulwark.tck.modelcheck}). Then seeded random schedules beyond those bounds.
+ * interleaving of acquire, poll, cancel, release, renewal (also racing another JVM's step, between
+ * its read and its write), clock steps, a JVM's look for hand-overs marked for it, listener calls
+ * acted on late or lost, the cleanup task, a JVM's death and a lost reply, up to a depth, with
+ * every invariant checked after every step and at the end of every sequence ({@code
+ * dev.bulwark.tck.modelcheck}). Then seeded random schedules beyond those bounds.
  *
  * <p>A step here is a database transaction, several times slower than a Redis script call, so the
  * default depth is 4 for every exploration, two less than the Redis store's deepest. System
@@ -43,6 +44,7 @@ class ModelCheckTest {
           "cancel",
           "release",
           "renew",
+          "renewduring",
           "tick",
           "deliver",
           "drop",

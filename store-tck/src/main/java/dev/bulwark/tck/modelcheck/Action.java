@@ -68,12 +68,20 @@ public sealed interface Action {
         case DONE -> {}
       }
     }
+    List<Action> steps = List.copyOf(actions);
     for (int jvm = 0; jvm < s.dead().size(); jvm++) {
       if (s.isDead(jvm)) {
         continue;
       }
       if (!renewable(bounds, s, jvm).isEmpty()) {
         actions.add(new Renew(jvm));
+        if (store.renewsDuringSteps()) {
+          for (Action step : steps) {
+            if (RenewDuring.races(step, jvm, bounds)) {
+              actions.add(new RenewDuring(jvm, step));
+            }
+          }
+        }
       }
       if (!s.inFlight().get(jvm).isEmpty()) {
         actions.add(new Deliver(jvm));
@@ -299,7 +307,15 @@ public sealed interface Action {
     @Override
     public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
       List<Integer> requests = renewable(bounds, s, jvm);
-      List<Integer> lost = store.renew(jvm, requests);
+      return renewed(s, requests, store.renew(jvm, requests), bounds);
+    }
+
+    /**
+     * What the renewal of {@code requests} tells their callers in {@code s}, of which {@code lost}
+     * were reported lost.
+     */
+    static ModelState renewed(
+        ModelState s, List<Integer> requests, List<Integer> lost, Bounds bounds) {
       ModelState next = s;
       for (int r : requests) {
         Caller caller = s.caller(r);
@@ -323,6 +339,61 @@ public sealed interface Action {
     @Override
     public String toString() {
       return "renew(jvm " + jvm + ")";
+    }
+  }
+
+  /**
+   * A JVM's renewal racing a step of another JVM's request: the renewal commits after the step has
+   * read the store and before the step writes, or after the step when it writes nothing ({@link
+   * StoreDriver#renewingDuring}). The store must come out of it as if the renewal had run first: a
+   * step decides on what it read, so a write that finds a row changed since (a lease the renewal
+   * extended) must not land, and the step runs again on what the renewal wrote. The callers learn
+   * what the renewal tells the renewing JVM's requests and what the step tells its own request,
+   * which the renewal leaves alone; the invariants after it catch a step that undid the renewal (a
+   * renewed holder deleted as expired, so that two hold a bulkhead of one, or a renewed lease
+   * written back to its old end).
+   */
+  record RenewDuring(int jvm, Action step) implements Action {
+
+    /** Whether {@code step} is a store operation of a request of a JVM other than {@code jvm}. */
+    static boolean races(Action step, int jvm, Bounds bounds) {
+      int request;
+      if (step instanceof Acquire acquire) {
+        request = acquire.request();
+      } else if (step instanceof Poll poll) {
+        request = poll.request();
+      } else if (step instanceof Cancel cancel) {
+        request = cancel.request();
+      } else if (step instanceof Release release) {
+        request = release.request();
+      } else {
+        return false;
+      }
+      return bounds.requests().get(request).jvm() != jvm;
+    }
+
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      List<Integer> requests = renewable(bounds, s, jvm);
+      List<ModelState> stepped = new ArrayList<>(1);
+      List<Integer> lost =
+          store.renewingDuring(jvm, requests, () -> stepped.add(step.apply(store, bounds, s)));
+      return Renew.renewed(stepped.get(0), requests, lost, bounds);
+    }
+
+    @Override
+    public boolean handsOver(Step from, StoreDriver store) {
+      return step.handsOver(from, store);
+    }
+
+    @Override
+    public boolean reclaims(Step from) {
+      return step.reclaims(from);
+    }
+
+    @Override
+    public String toString() {
+      return "renew(jvm " + jvm + ") during " + step;
     }
   }
 

@@ -26,8 +26,9 @@ final class Invariants {
     storeAtMostTheLimit(c, now);
     storeKeepsWhatCallersCountOn(s, c);
     nothingLiveThatNobodyWants(s, c, now);
-    if (action instanceof Action.Acquire || action instanceof Action.Resend) {
-      newcomerPassesNoWaiter(from, action, to);
+    Action step = action instanceof Action.RenewDuring race ? race.step() : action;
+    if (step instanceof Action.Acquire || step instanceof Action.Resend) {
+      newcomerPassesNoWaiter(from, step, to);
     }
     if (action.handsOver(from, store)) {
       noRoomLeftWithWaiters(

@@ -29,6 +29,7 @@ public class Stepper {
     // without changing them; a key's own expiry writes nothing
     boolean written =
         action instanceof Action.Renew
+            || action instanceof Action.RenewDuring
             || (!(action instanceof Action.KeyExpires) && !contents.sameKeys(from.store()));
     Long fence = contents.fence();
     model =

@@ -52,6 +52,24 @@ public interface StoreDriver {
   /** Renews the given requests of one JVM in one batch; returns those the store reports lost. */
   List<Integer> renew(int jvm, List<Integer> requests);
 
+  /**
+   * Whether {@link #renewingDuring} can commit a renewal between a step's read and its write; when
+   * it can, the exploration also tries each step of a request with another JVM's renewal racing it
+   * ({@link Action.RenewDuring}).
+   */
+  default boolean renewsDuringSteps() {
+    return false;
+  }
+
+  /**
+   * Runs {@code step} (one store operation: acquire, poll, cancel or release) with {@code jvm}'s
+   * renewal of {@code requests} committed after the step read the store and before its first write,
+   * or after the step when it writes nothing; returns the requests the renewal reports lost.
+   */
+  default List<Integer> renewingDuring(int jvm, List<Integer> requests, Runnable step) {
+    throw new UnsupportedOperationException("this store cannot renew inside a step");
+  }
+
   /** Reads the store's contents, with the wake-ups sent since the last read. */
   StoreContents read();
 

@@ -49,14 +49,27 @@ public final class JpaUnderTest implements StoreUnderTest {
    */
   private static final Duration CHECK_INTERVAL = Duration.ofMillis(20);
 
+  /** The persistence unit of the test class path (META-INF/persistence.xml) the workers name. */
+  static final String UNIT = "bulwark-it-unit";
+
   private final Database database;
   private final Map<String, String> settings;
   private final Duration wakeUpSpread;
+  private final boolean repeatableReadUnit;
 
-  private JpaUnderTest(Database database, Map<String, String> settings, Duration wakeUpSpread) {
+  private JpaUnderTest(
+      Database database,
+      Map<String, String> settings,
+      Duration wakeUpSpread,
+      boolean repeatableReadUnit) {
     this.database = database;
     this.settings = settings;
     this.wakeUpSpread = wakeUpSpread;
+    this.repeatableReadUnit = repeatableReadUnit;
+  }
+
+  private JpaUnderTest(Database database, Map<String, String> settings, Duration wakeUpSpread) {
+    this(database, settings, wakeUpSpread, false);
   }
 
   /**
@@ -74,6 +87,16 @@ public final class JpaUnderTest implements StoreUnderTest {
    */
   public static JpaUnderTest mariadb() {
     return new JpaUnderTest(Database.MARIADB, checkEvery(), CHECK_INTERVAL.plusMillis(10));
+  }
+
+  /**
+   * The shared PostgreSQL through an application's persistence unit ({@code
+   * bulwark.jpa.persistence-unit}, Hibernate's own connections) on a database of the run's own
+   * whose default isolation is REPEATABLE READ: the store's transactions must not inherit it. The
+   * unit has no LISTEN connection, so a JVM looks for hand-overs every {@link #CHECK_INTERVAL}.
+   */
+  public static JpaUnderTest postgresqlUnitAtRepeatableRead() {
+    return new JpaUnderTest(Database.POSTGRESQL, checkEvery(), CHECK_INTERVAL.plusMillis(10), true);
   }
 
   /** An H2 file in the run's folder, shared by the JVMs of one host through AUTO_SERVER. */
@@ -116,6 +139,9 @@ public final class JpaUnderTest implements StoreUnderTest {
       // identifiers end at 63 (PostgreSQL) or 64 (MariaDB) characters: keep the unique tail
       name = name.substring(0, 44) + name.substring(name.length() - 16);
     }
+    if (repeatableReadUnit) {
+      return repeatableReadUnitSpace(TestServices.postgresql(), name, route);
+    }
     return switch (database) {
       case POSTGRESQL -> serverSpace(TestServices.postgresql(), name, route);
       case MARIADB -> serverSpace(TestServices.mariadb(), name, route);
@@ -142,6 +168,60 @@ public final class JpaUnderTest implements StoreUnderTest {
     } catch (RuntimeException | Error e) {
       execute(server, drop);
       throw e;
+    }
+  }
+
+  /**
+   * A PostgreSQL database of the run's own, REPEATABLE READ by default, which the workers reach
+   * through the persistence unit {@value #UNIT}: its URL and credentials go to Hibernate as the
+   * workers' {@code jakarta.persistence.jdbc.*} system properties. The test creates the tables
+   * through the store's own pool on that database: the unit maps the same names.
+   */
+  private StoreSpace repeatableReadUnitSpace(
+      TestServices.Endpoint server, String name, ToIntBiFunction<String, Integer> route) {
+    execute(server, "CREATE DATABASE " + name);
+    String drop = "DROP DATABASE " + name + " WITH (FORCE)";
+    try {
+      execute(
+          server,
+          "ALTER DATABASE " + name + " SET default_transaction_isolation = 'repeatable read'");
+      URI uri = URI.create(server.url().substring("jdbc:".length()));
+      String direct = "jdbc:postgresql://" + uri.getHost() + ":" + uri.getPort() + "/" + name;
+      checkDefaultIsolation(direct, server, "repeatable read");
+      int port = route.applyAsInt(uri.getHost(), uri.getPort());
+      String authority = (port == uri.getPort() ? uri.getHost() : "127.0.0.1") + ":" + port;
+      String url = "jdbc:postgresql://" + authority + "/" + name;
+      createTables(config(direct, server.user(), server.password()));
+      Map<String, String> config = new LinkedHashMap<>();
+      config.put("bulwark.store", "jpa");
+      config.put("bulwark.jpa.persistence-unit", UNIT);
+      config.put("bulwark.jpa.schema-generation", "none");
+      config.put("bulwark.jpa.reconnect-interval", "1s");
+      config.put("jakarta.persistence.jdbc.url", url);
+      config.put("jakarta.persistence.jdbc.user", server.user());
+      config.put("jakarta.persistence.jdbc.password", server.password());
+      config.putAll(settings);
+      return new Space(config, () -> execute(server, drop));
+    } catch (RuntimeException | Error e) {
+      execute(server, drop);
+      throw e;
+    }
+  }
+
+  /** Fails unless a new connection to {@code url} starts its transactions at {@code level}. */
+  private static void checkDefaultIsolation(
+      String url, TestServices.Endpoint server, String level) {
+    try (Connection connection =
+            DriverManager.getConnection(url, server.user(), server.password());
+        Statement statement = connection.createStatement();
+        java.sql.ResultSet shown = statement.executeQuery("SHOW default_transaction_isolation")) {
+      shown.next();
+      if (!level.equals(shown.getString(1))) {
+        throw new IllegalStateException(
+            url + " starts transactions at " + shown.getString(1) + ", not " + level);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the default isolation of " + url, e);
     }
   }
 
@@ -226,7 +306,9 @@ public final class JpaUnderTest implements StoreUnderTest {
 
   @Override
   public String toString() {
-    return "jpa-" + database.name().toLowerCase(Locale.ROOT);
+    return "jpa-"
+        + database.name().toLowerCase(Locale.ROOT)
+        + (repeatableReadUnit ? "-rr-unit" : "");
   }
 
   /** A run's space: its config, and what deletes it. */

@@ -22,6 +22,16 @@ public final class Stores {
         .filter(store -> selected(store.toString()));
   }
 
+  /**
+   * The JPA store on PostgreSQL through an application's persistence unit whose database starts
+   * transactions at REPEATABLE READ: run by the scenarios whose rules that level broke (two holders
+   * of one permit, a lock with two writers), not by every one, to keep the run short.
+   */
+  public static Stream<StoreUnderTest> repeatableReadUnit() {
+    return Stream.<StoreUnderTest>of(JpaUnderTest.postgresqlUnitAtRepeatableRead())
+        .filter(store -> selected(store.toString()));
+  }
+
   /** Whether the store named {@code name} is to run: all are, unless some are selected. */
   public static boolean selected(String name) {
     String selection = System.getProperty(SELECTION, "").trim();
