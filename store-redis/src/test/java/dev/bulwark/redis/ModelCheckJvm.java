@@ -29,7 +29,10 @@ public final class ModelCheckJvm {
   private final RedisPermits permits;
   private final RedisLocks locks;
   private final LeaseRenewal renewal;
-  private boolean loseNextReply;
+
+  /** Script calls until the one whose reply is lost, that one included; 0: none is lost. */
+  private int callsToLoss;
+
   private boolean holdingBack;
   private GiveUp heldBack;
 
@@ -65,15 +68,27 @@ public final class ModelCheckJvm {
    * the store fails it, and the give-up the store then sends, if any, is returned unrun.
    */
   public Optional<GiveUp> loseReplyOf(Supplier<?> call) {
-    loseNextReply = true;
+    return loseReplyOf(call, 1);
+  }
+
+  /**
+   * Makes {@code call} (one store operation, or a batch the store may send as several script calls)
+   * lose the reply of its script call number {@code nth} (1-based): the calls before it are
+   * answered, that one runs and its reply is lost, and the call fails as the store fails it. The
+   * give-up the store then sends, if any, is returned unrun; a second script call after the loss
+   * fails the check (the store would send a batch on after a failed step).
+   */
+  public Optional<GiveUp> loseReplyOf(Supplier<?> call, int nth) {
+    callsToLoss = nth;
     heldBack = null;
     try {
       call.get();
-      throw new IllegalStateException("the reply of the call was not lost: it made no script call");
+      throw new IllegalStateException(
+          "the reply of the call was not lost: it made fewer than " + nth + " script calls");
     } catch (StoreException expected) {
       return Optional.ofNullable(heldBack);
     } finally {
-      loseNextReply = false;
+      callsToLoss = 0;
       holdingBack = false;
       heldBack = null;
     }
@@ -86,12 +101,14 @@ public final class ModelCheckJvm {
 
   private Object run(LuaScript script, List<String> keys, List<String> args) {
     if (holdingBack) {
+      if (heldBack != null) {
+        throw new AssertionError("a second script call after a lost reply: " + script);
+      }
       heldBack = new GiveUp(script, keys, args);
       throw new IllegalStateException("held back by the model check");
     }
     Object reply = clock.run(script, keys, args);
-    if (loseNextReply) {
-      loseNextReply = false;
+    if (callsToLoss > 0 && --callsToLoss == 0) {
       holdingBack = true;
       throw new JedisConnectionException("reply lost (model check)");
     }

@@ -3,6 +3,7 @@ package dev.bulwark.redis.modelcheck;
 import dev.bulwark.redis.ModelCheckJvm;
 import dev.bulwark.redis.ModelCheckSeam;
 import dev.bulwark.spi.Grant;
+import dev.bulwark.tck.modelcheck.BatchEntry;
 import dev.bulwark.tck.modelcheck.Bounds;
 import dev.bulwark.tck.modelcheck.Caller;
 import dev.bulwark.tck.modelcheck.CheckedLimit;
@@ -77,6 +78,27 @@ final class RedisStoreDriver implements StoreDriver {
   public Optional<GiveUp> losingReply(int request, Caller.Operation operation) {
     Supplier<?> call = call(request, operation);
     return jvm(request).loseReplyOf(call).map(GiveUp.class::cast);
+  }
+
+  /** Through the store's batch call, {@code RedisPermits.apply} or {@code RedisLocks.apply}. */
+  @Override
+  public List<Grant> apply(List<BatchEntry> entries) {
+    ModelCheckJvm jvm = jvm(entries.get(0).request());
+    return limit.apply(jvm.permits(), jvm.locks(), entries);
+  }
+
+  @Override
+  public int batchSteps(List<BatchEntry> entries) {
+    ModelCheckJvm jvm = jvm(entries.get(0).request());
+    return limit.batchSteps(jvm.permits(), jvm.locks(), entries);
+  }
+
+  /** Runs the batch, losing the reply of its script call number {@code step}. */
+  @Override
+  public Optional<GiveUp> applyLosingReply(List<BatchEntry> entries, int step) {
+    return jvm(entries.get(0).request())
+        .loseReplyOf(() -> apply(entries), step)
+        .map(GiveUp.class::cast);
   }
 
   @Override

@@ -30,6 +30,12 @@ public class Stepper {
     boolean written =
         action instanceof Action.Renew
             || (!(action instanceof Action.KeyExpires) && !contents.sameKeys(from.store()));
+    // a batch whose reply was lost, re-sent before anything else changed, must change nothing
+    if (model.now() != from.model().now()
+        || action instanceof Action.Renew
+        || !contents.sameKeys(from.store())) {
+      model = model.lostBatchesTouched(action instanceof Action.LoseBatchReply);
+    }
     Long fence = contents.fence();
     model =
         model.afterStore(
