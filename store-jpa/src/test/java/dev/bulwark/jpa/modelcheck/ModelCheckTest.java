@@ -208,7 +208,9 @@ class ModelCheckTest {
     assertThat(explored.actionsRun())
         .containsKeys(
             EVERY_ACTION.stream().filter(a -> !beyondTheDepth.contains(a)).toArray(String[]::new));
-    assertThat(explored.actionsRun()).containsKeys(alsoRun.toArray(String[]::new));
+    if (!alsoRun.isEmpty()) {
+      assertThat(explored.actionsRun()).containsKeys(alsoRun.toArray(String[]::new));
+    }
     assertThat(explored.states()).isGreaterThan(500);
   }
 }

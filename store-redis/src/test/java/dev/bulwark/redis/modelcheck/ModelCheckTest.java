@@ -200,7 +200,9 @@ class ModelCheckTest {
     Exploration explored = new Explorer(bounds, new RedisStoreDriver(bounds, seam)).explore();
     System.out.println("model check: " + explored);
     assertThat(explored.actionsRun()).containsKeys(EVERY_ACTION.toArray(String[]::new));
-    assertThat(explored.actionsRun()).containsKeys(alsoRun.toArray(String[]::new));
+    if (!alsoRun.isEmpty()) {
+      assertThat(explored.actionsRun()).containsKeys(alsoRun.toArray(String[]::new));
+    }
     assertThat(explored.states()).isGreaterThan(500);
   }
 }
