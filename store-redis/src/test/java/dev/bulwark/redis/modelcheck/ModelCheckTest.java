@@ -131,7 +131,7 @@ class ModelCheckTest {
             2,
             1,
             1,
-            2,
+            1,
             BATCH_DEPTH + EXTRA_DEPTH),
         BATCH_ACTIONS);
   }
@@ -150,7 +150,7 @@ class ModelCheckTest {
             2,
             1,
             1,
-            2,
+            1,
             BATCH_DEPTH + EXTRA_DEPTH),
         BATCH_ACTIONS);
   }
