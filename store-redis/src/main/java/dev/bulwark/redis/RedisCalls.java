@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -137,10 +138,21 @@ final class RedisCalls {
    * one round trip.
    */
   Object runGranting(LuaScript script, List<String> keys, List<String> args) {
+    return runGranting(script, keys, args, RedisCalls::isGrant);
+  }
+
+  /** {@link #runGranting} for a script whose reply {@code grants} tells a grant in. */
+  Object runGranting(
+      LuaScript script, List<String> keys, List<String> args, Predicate<Object> grants) {
     if (acks == null) {
       return run(script, keys, args);
     }
-    return gate.call(() -> acks.run(script, keys, args, RedisCalls::isGrant));
+    return gate.call(() -> acks.run(script, keys, args, grants));
+  }
+
+  /** Whether grants wait for replicas ({@code wait-replicas} above 0). */
+  boolean waitsForReplicas() {
+    return acks != null;
   }
 
   private static boolean isGrant(Object reply) {
@@ -167,17 +179,50 @@ final class RedisCalls {
       return runGranting(script, keys, args);
     } catch (StoreException e) {
       if (mayHaveRun(e)) {
-        try {
-          runThroughMigration(giveUp, keys, giveUpArgs.get());
-        } catch (RuntimeException cancelFailed) {
-          e.addSuppressed(cancelFailed);
-          LOG.log(
-              Level.FINE,
-              "Bulwark: could not give up a request whose reply was lost; its lease ends it",
-              cancelFailed);
-        }
+        giveUp(e, giveUp, keys, giveUpArgs.get());
       }
       throw e;
+    }
+  }
+
+  /**
+   * Runs a batch script (its reply {@code grants} tells a grant in, see {@link #runGranting}); when
+   * its reply is lost, runs {@code giveUpArgs} through the same script before the failure is
+   * reported, as {@link #runOrGiveUp} does: one call that gives up every acquire and poll of the
+   * batch. Null {@code giveUpArgs}: nothing to give up. The give-up goes out on another connection
+   * and may reach Redis before the batch; the given-up marks ({@code lib/given_up.lua}) make the
+   * batch's late arrival harmless: an acquire it gave up first finds its mark and rejects, a poll
+   * finds its request withdrawn.
+   */
+  Object runBatchOrGiveUp(
+      LuaScript script,
+      List<String> keys,
+      List<String> args,
+      Predicate<Object> grants,
+      List<String> giveUpArgs) {
+    try {
+      return runGranting(script, keys, args, grants);
+    } catch (StoreException e) {
+      if (giveUpArgs != null && mayHaveRun(e)) {
+        giveUp(e, script, keys, giveUpArgs);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The best-effort give-up after {@code failure}: it bypasses the outage gate (which now fails
+   * calls fast), and its own failure is dropped, leaving the requests to their leases.
+   */
+  void giveUp(StoreException failure, LuaScript script, List<String> keys, List<String> args) {
+    try {
+      runThroughMigration(script, keys, args);
+    } catch (RuntimeException cancelFailed) {
+      failure.addSuppressed(cancelFailed);
+      LOG.log(
+          Level.FINE,
+          "Bulwark: could not give up a request whose reply was lost; its lease ends it",
+          cancelFailed);
     }
   }
 
@@ -186,7 +231,7 @@ final class RedisCalls {
    * command was sent, or a Cluster call whose retries ran out (one of them may have run); not a
    * connection that was never made (refused, or timed out while connecting).
    */
-  private static boolean mayHaveRun(StoreException failure) {
+  static boolean mayHaveRun(StoreException failure) {
     Throwable cause = failure.getCause();
     if (cause instanceof JedisClusterOperationException) {
       return true;

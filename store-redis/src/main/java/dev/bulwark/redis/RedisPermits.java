@@ -2,30 +2,40 @@ package dev.bulwark.redis;
 
 import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.GrantListener;
+import dev.bulwark.spi.Operation;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Bulkhead permits in Redis: one script call per operation. An acquire or poll whose reply is lost
- * is followed by a best-effort give-up (a cancel that also releases a grant), see {@link
- * RedisCalls#runOrGiveUp}. With {@code wait-replicas} set, a grant (from acquire, poll or cancel)
- * is returned only once replicas acknowledged it.
+ * Bulkhead permits in Redis: one script call per operation, or per batch of operations ({@link
+ * #apply}: {@code permit_batch.lua} applies them one by one with the steps the single scripts use).
+ * An acquire or poll whose reply is lost is followed by a best-effort give-up (a cancel that also
+ * releases a grant), see {@link RedisCalls#runOrGiveUp}. With {@code wait-replicas} set, a grant
+ * (from acquire, poll or cancel) is returned only once replicas acknowledged it.
  */
 final class RedisPermits implements PermitStore {
 
   private final RedisCalls redis;
   private final RedisKeys keys;
+  private final GrantListener listener;
 
   /** Each bulkhead's {@link RedisKeys.BulkheadKeys#scriptKeys()}, built once. */
   private final Map<String, List<String>> scriptKeysByName = new ConcurrentHashMap<>();
 
-  RedisPermits(RedisCalls redis, RedisKeys keys) {
+  /**
+   * @param listener this JVM's listener, told of the hand-overs a batch made to this JVM's requests
+   *     as soon as its reply arrives
+   */
+  RedisPermits(RedisCalls redis, RedisKeys keys, GrantListener listener) {
     this.redis = redis;
     this.keys = keys;
+    this.listener = listener;
   }
 
   @Override
@@ -70,6 +80,48 @@ final class RedisPermits implements PermitStore {
     return Replies.released(
         redis.run(
             Scripts.PERMIT_RELEASE, keysOf(spec), handOverArgs(spec, redis.member(requestId))));
+  }
+
+  /**
+   * One script call for the whole batch, whatever its size (a batch of one costs what the single
+   * script does: one call, one integer more in the reply). When its reply is lost, every acquire
+   * and poll of it is given up in one more call of the same script, see {@link
+   * RedisCalls#runBatchOrGiveUp}.
+   */
+  @Override
+  public List<Grant> apply(PermitSpec spec, List<Operation> operations) {
+    if (operations.isEmpty()) {
+      return List.of();
+    }
+    List<String> args = batchHeader(spec);
+    List<String> giveUp = null;
+    for (Operation operation : operations) {
+      String requestId = Long.toString(operation.requestId());
+      args.add(BatchCodec.kind(operation));
+      args.add(requestId);
+      if (BatchCodec.givenUpWhenLost(operation)) {
+        if (giveUp == null) {
+          giveUp = batchHeader(spec);
+        }
+        giveUp.add(BatchCodec.GIVE_UP);
+        giveUp.add(requestId);
+      }
+    }
+    Object reply =
+        redis.runBatchOrGiveUp(
+            Scripts.PERMIT_BATCH, keysOf(spec), args, BatchCodec.grants(operations), giveUp);
+    return BatchCodec.answers(reply, operations, Replies::permit, listener);
+  }
+
+  /** What {@code permit_batch.lua} reads before the operations. */
+  private List<String> batchHeader(PermitSpec spec) {
+    List<String> args = new ArrayList<>();
+    args.add(redis.instance());
+    args.add(Integer.toString(spec.limit()));
+    args.add(Long.toString(spec.leaseMillis()));
+    args.add(keys.prefix());
+    args.add(redis.wakeUpSecret());
+    return args;
   }
 
   @Override

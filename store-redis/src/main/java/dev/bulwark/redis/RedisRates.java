@@ -6,6 +6,8 @@ import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.RateStore;
+import dev.bulwark.spi.StoreException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,8 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Rate limits in Redis: one reservation script per call, on the server's clock; the arithmetic is
- * the same as the local store's, in microseconds.
+ * Rate limits in Redis: one reservation script per call, or per batch of reservations ({@link
+ * #reserveEach}: {@code rate_batch.lua} makes them one by one with the step the single script
+ * uses), on the server's clock; the arithmetic is the same as the local store's, in microseconds.
  */
 final class RedisRates implements RateStore {
 
@@ -63,6 +66,52 @@ final class RedisRates implements RateStore {
   }
 
   /**
+   * One script call for the whole batch. Where the client may re-send it (a Cluster), the batch is
+   * one numbered call of this JVM ({@link CallsInFlight}), so the script keeps one reply per batch
+   * in flight, not one per reservation or per thread, and a re-sent batch gets its first reply.
+   */
+  @Override
+  public List<RateDecision> reserveEach(RateSpec spec, long[] maxWaitNanos) {
+    if (maxWaitNanos.length == 0) {
+      return List.of();
+    }
+    Call call = calls.computeIfAbsent(spec, this::callOf);
+    List<String> args = new ArrayList<>(6 + maxWaitNanos.length);
+    args.add(call.permits());
+    args.add(call.windowMicros());
+    args.add(call.type());
+    CallsInFlight.Started started = rememberReplies ? call.inFlight().start() : null;
+    try {
+      // without remembered replies the script reads none of these three
+      args.add(started == null ? "" : redis.instance());
+      args.add(started == null ? "0" : Long.toString(started.number()));
+      args.add(started == null ? "0" : Long.toString(started.oldestInFlight()));
+      for (long maxWait : maxWaitNanos) {
+        args.add(Long.toString(TimeUnit.NANOSECONDS.toMicros(Math.max(0, maxWait))));
+      }
+      Object reply = redis.run(Scripts.RATE_BATCH, call.keys(), args);
+      if (!(reply instanceof List<?> values) || values.size() != maxWaitNanos.length) {
+        throw new StoreException(
+            "Unexpected reply from a Bulwark batch of "
+                + maxWaitNanos.length
+                + " reservations on "
+                + spec.name()
+                + ": "
+                + reply);
+      }
+      List<RateDecision> decisions = new ArrayList<>(values.size());
+      for (Object value : values) {
+        decisions.add(decision(Replies.integer(value)));
+      }
+      return decisions;
+    } finally {
+      if (started != null) {
+        call.inFlight().finish(started.number());
+      }
+    }
+  }
+
+  /**
    * Reads a rate script's reply: when granted, the delay before the reserved slot in micros (>= 0);
    * when rejected, -1 - the micros until the next permit.
    */
@@ -76,6 +125,7 @@ final class RedisRates implements RateStore {
   private record Call(
       LuaScript script,
       List<String> keys,
+      String type,
       String permits,
       String windowMicros,
       CallsInFlight inFlight) {}
@@ -92,10 +142,12 @@ final class RedisRates implements RateStore {
       default:
         script = Scripts.RATE_SMOOTH;
     }
-    String state = keys.rate(spec.name(), spec.type().name().toLowerCase(Locale.ROOT));
+    String type = spec.type().name().toLowerCase(Locale.ROOT);
+    String state = keys.rate(spec.name(), type);
     return new Call(
         script,
         rememberReplies ? List.of(state, keys.rateReplies(spec.name())) : List.of(state),
+        type,
         Integer.toString(spec.permits()),
         Long.toString(TimeUnit.NANOSECONDS.toMicros(spec.windowNanos())),
         inFlightByName.computeIfAbsent(spec.name(), name -> new CallsInFlight()));

@@ -65,13 +65,13 @@ public final class RedisStore implements BulwarkStore {
                 ? new ReplicaAcks(
                     connection, settings.waitReplicas(), settings.waitReplicasTimeout())
                 : null);
-    this.permits = new RedisPermits(calls, keys);
-    this.rates = new RedisRates(calls, keys, settings.topology() == RedisSettings.Topology.CLUSTER);
-    this.locks = new RedisLocks(calls, keys);
+    boolean cluster = settings.topology() == RedisSettings.Topology.CLUSTER;
+    SlotPipelines pipelines = cluster ? new SlotPipelines(connection) : null;
+    this.permits = new RedisPermits(calls, keys, listener);
+    this.rates = new RedisRates(calls, keys, cluster);
+    this.locks = new RedisLocks(calls, keys, listener, pipelines);
     this.renewal =
-        settings.topology() == RedisSettings.Topology.CLUSTER
-            ? new LeaseRenewal(calls, keys, new SlotPipelines(connection))
-            : new LeaseRenewal(calls, keys, false);
+        cluster ? new LeaseRenewal(calls, keys, pipelines) : new LeaseRenewal(calls, keys, false);
     this.wakeUps = new WakeUpChannel(settings, connection, keys.wakeUpChannel(instance), notices);
   }
 
@@ -149,6 +149,15 @@ public final class RedisStore implements BulwarkStore {
   @Override
   public LockStore locks() {
     return locks;
+  }
+
+  /**
+   * Yes: a batch of operations on one bulkhead, lock name or rate limit is one script call (on a
+   * Cluster, one per slot a lock batch touches, pipelined).
+   */
+  @Override
+  public boolean batches() {
+    return true;
   }
 
   @Override

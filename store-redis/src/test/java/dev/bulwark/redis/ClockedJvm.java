@@ -24,8 +24,8 @@ final class ClockedJvm {
             new RedisOutageGate("clocked " + instance, Duration.ofSeconds(1), () -> {}),
             instance,
             "5ec2e7".repeat(5) + "00");
-    this.permits = new RedisPermits(calls, test.keys());
-    this.locks = new RedisLocks(calls, test.keys());
+    this.permits = new RedisPermits(calls, test.keys(), (requestId, token) -> {});
+    this.locks = new RedisLocks(calls, test.keys(), (requestId, token) -> {}, null);
   }
 
   RedisPermits permits() {

@@ -45,8 +45,8 @@ public final class ModelCheckJvm {
             new RedisOutageGate("model-checked " + instance, Duration.ZERO, () -> {}),
             instance,
             "5ec2e7".repeat(5) + "00");
-    this.permits = new RedisPermits(calls, test.keys());
-    this.locks = new RedisLocks(calls, test.keys());
+    this.permits = new RedisPermits(calls, test.keys(), (requestId, token) -> {});
+    this.locks = new RedisLocks(calls, test.keys(), (requestId, token) -> {}, null);
     this.renewal = new LeaseRenewal(calls, test.keys(), false);
   }
 

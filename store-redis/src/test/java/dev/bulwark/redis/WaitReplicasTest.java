@@ -7,9 +7,11 @@ import dev.bulwark.LockMode;
 import dev.bulwark.redis.client.RedisSettings;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.LockSpec;
+import dev.bulwark.spi.Operation;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.StoreException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -234,6 +236,37 @@ class WaitReplicasTest {
       Thread.sleep(10);
     }
     throw new AssertionError("no client ran " + command + " within 10 s");
+  }
+
+  /**
+   * A batch waits for the replicas when its answers hold a grant or it hands a permit to a waiter
+   * of its own JVM (which starts from the reply); one that grants nothing does not wait.
+   */
+  @Test
+  void aBatchWaitsForReplicasOnlyWhenItGrants() throws Exception {
+    try (RecordingStore store = open("1", "100ms")) {
+      assertThat(store.store().permits().acquire(ONE, 1, true)).isEqualTo(Grant.GRANTED);
+      redis.freezeReplica();
+      try {
+        // any WAIT would fall short now and fail the call
+        assertThat(
+                store
+                    .store()
+                    .permits()
+                    .apply(ONE, List.of(Operation.acquire(2, true), Operation.acquire(3, false))))
+            .containsExactly(Grant.QUEUED, Grant.REJECTED);
+        assertThatThrownBy(
+                () -> store.store().permits().apply(ONE, List.of(Operation.release("", 1))))
+            .as("the release hands the permit to request 2 of this JVM")
+            .isInstanceOf(StoreException.class)
+            .hasMessageContaining("replicas");
+        assertThat(master.zscore(holders(), store.member(2)))
+            .as("the hand-over is not given up: it runs out with its lease")
+            .isNotNull();
+      } finally {
+        redis.thawReplica();
+      }
+    }
   }
 
   private RecordingStore open(String replicas, String timeout) {

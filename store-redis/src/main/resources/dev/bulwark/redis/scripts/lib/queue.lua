@@ -67,11 +67,21 @@ end
 -- '<request>:<token>:<mac>', the mac being SHA-1 of '<secret>:<request>:<token>' with the secret
 -- the JVM queued the request with. The JVM acts on a notice only when the mac matches, so a client
 -- that may PUBLISH but not read Bulwark's keys can neither start a waiter nor hand it a token.
+-- A batch script sets woken_of to its JVM's instance id: wake then also lists the hand-overs to
+-- that JVM's members in woken (request id, token, ...), which the batch returns, so the JVM wakes
+-- its own waiters from the reply without waiting for the notice. A single script leaves it nil.
+local woken_of = nil
+local woken = {}
+
 local function wake(prefix, member, token, secret)
   local instance, request = string.match(member, '^(.+):(%d+)$')
   local notice = request .. ':' .. int(token)
   redis.call('PUBLISH', prefix .. 'wake:' .. instance,
     notice .. ':' .. redis.sha1hex(secret .. ':' .. notice))
+  if instance == woken_of then
+    woken[#woken + 1] = tonumber(request)
+    woken[#woken + 1] = token
+  end
 end
 
 -- How many queued requests hold a live lease; reads only (an operator's view changes nothing).

@@ -8,7 +8,31 @@
 -- KEYS[2] (optional): the limit's remembered replies. ARGV[4]: the JVM's instance id; ARGV[5]:
 -- the call's number (per JVM and limit, from 1 up); ARGV[6]: the lowest number of that JVM's calls
 -- on this limit that still wait for their reply.
--- Fields: '<instance>:<call>' the reply of that call; '<instance>' '<lowest kept>:<last call ms>'.
+-- A batch of reservations (rate_batch.lua) is one call: its reply, a list, is kept as one field.
+-- Fields: '<instance>:<call>' the reply of that call ('<n>', or 'L<n>,<n>,...' for a batch's
+-- list); '<instance>' '<lowest kept>:<last call ms>'.
+local function remembered_text(reply)
+  if type(reply) == 'number' then
+    return int(reply)
+  end
+  local parts = {}
+  for i, value in ipairs(reply) do
+    parts[i] = int(value)
+  end
+  return 'L' .. table.concat(parts, ',')
+end
+
+local function remembered_reply(text)
+  if string.sub(text, 1, 1) ~= 'L' then
+    return tonumber(text)
+  end
+  local reply = {}
+  for value in string.gmatch(string.sub(text, 2), '[^,]+') do
+    reply[#reply + 1] = tonumber(value)
+  end
+  return reply
+end
+
 local replies, jvm = KEYS[2], ARGV[4]
 if not replies then
   return reserve()
@@ -17,7 +41,7 @@ local call, oldest = tonumber(ARGV[5]), tonumber(ARGV[6])
 local field = jvm .. ':' .. ARGV[5]
 local last = redis.call('HGET', replies, field)
 if last then
-  return tonumber(last)
+  return remembered_reply(last)
 end
 local now_ms = math.floor(server_micros() / 1000)
 local kept = redis.call('HGET', replies, jvm)
@@ -34,8 +58,9 @@ for id = low, oldest - 1 do
   redis.call('HDEL', replies, jvm .. ':' .. id)
 end
 local reply = reserve()
-if type(reply) == 'number' then
-  redis.call('HSET', replies, field, int(reply), jvm, int(math.max(low, oldest)) .. ':' .. now_ms)
+if type(reply) == 'number' or (type(reply) == 'table' and not reply.err) then
+  redis.call('HSET', replies, field, remembered_text(reply), jvm,
+    int(math.max(low, oldest)) .. ':' .. now_ms)
   redis.call('PEXPIRE', replies, 60000)
   if call % 64 == 0 then
     -- now and then, forget JVMs silent for a minute (ended ones): their fields would stay as long
