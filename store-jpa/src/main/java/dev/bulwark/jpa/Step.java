@@ -24,6 +24,7 @@ final class Step {
   private final List<Claim> added = new ArrayList<>();
   private final List<Claim> handedOver = new ArrayList<>();
   private long lastToken;
+  private boolean operated;
 
   /**
    * @param counters the name's counters, shared with the steps on its other keys in the same
@@ -51,6 +52,22 @@ final class Step {
         deleted.add(claim);
       }
     }
+  }
+
+  /**
+   * Starts the next operation of the transaction on this key. The first sees the rows as read,
+   * expired ones included; a later one sees the key as the operations before it left it, as it
+   * would in a transaction of its own after theirs committed: the expired rows and the requests
+   * released or cancelled are gone, so the key's last write token is that of the rows still there.
+   */
+  void beginOperation() {
+    if (operated) {
+      lastToken = 0;
+      for (Claim claim : live) {
+        lastToken = Math.max(lastToken, claim.token());
+      }
+    }
+    operated = true;
   }
 
   /** The name's counters, which this step shares with the steps on its other keys. */

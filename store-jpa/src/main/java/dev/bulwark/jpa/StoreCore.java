@@ -140,6 +140,7 @@ final class StoreCore {
               List<Claim> handedOver = new ArrayList<>();
               for (StepOperation<T> op : operations) {
                 Step step = steps.get(RowIds.key(op.key()));
+                step.beginOperation();
                 int before = step.handedOver().size();
                 decided.add(op.rule().apply(step));
                 for (Claim claim : step.handedOver().subList(before, step.handedOver().size())) {
