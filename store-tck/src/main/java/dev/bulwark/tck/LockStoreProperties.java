@@ -7,13 +7,17 @@ import dev.bulwark.LockMode;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
+import dev.bulwark.spi.Operation;
 import dev.bulwark.spi.Outcome;
 import dev.bulwark.tck.model.Caller;
 import dev.bulwark.tck.model.LockModel;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.stream.IntStream;
 import net.jqwik.api.Arbitraries;
@@ -27,6 +31,7 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.state.Action;
 import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * {@link LockStore} against {@link LockModel}: random sequences of read and write acquires (failing
@@ -34,6 +39,12 @@ import net.jqwik.api.state.Transformer;
  * simulated JVM. Every answer, every hand-over each JVM hears and the operator's view after every
  * step must be the model's; a write grant's fencing token exceeds every token given on its key
  * before, and a reader carries a token no lower than the key's last write.
+ *
+ * <p>A batch action sends 2 to 8 of those operations, on either key, from one JVM through {@link
+ * LockStore#apply}: each answer and token must be the one the model gives stepped through them one
+ * by one in order (a release's: {@link Outcome#GRANTED} when it released, {@link Outcome#REJECTED}
+ * when not held), and so must the hand-overs heard after it. A caller appears at most once in a
+ * batch, as in the engine's (an operation on a request waits for the answer to the one before).
  *
  * <p>An action names its caller by the order of its acquire within the run ("request 3"), not by
  * its request id, so that a shrunk sequence replays: a step whose caller is not in the state the
@@ -57,6 +68,7 @@ public abstract class LockStoreProperties extends StoreProperties {
         .withAction(2, onCaller("cancel", LockModel::waitingOrGranted, Run::cancel))
         .withAction(4, onCaller("release", LockModel::holders, Run::release))
         .withAction(1, onCaller("release again", (model, key) -> model.gone(), Run::release))
+        .withAction(3, new Batch())
         .withMaxTransformations(30);
   }
 
@@ -138,6 +150,118 @@ public abstract class LockStoreProperties extends StoreProperties {
           .isEqualTo(expected.outcome() == Outcome.GRANTED);
     }
 
+    /**
+     * Sends the operations {@code plan} describes from JVM {@code jvm} as one batch; a planned step
+     * on a caller that is not in the state it needs (shrunk away), not of this JVM or already in
+     * this batch is left out.
+     */
+    void batch(int jvm, List<Planned> plan) {
+      List<Operation> operations = new ArrayList<>();
+      List<Caller> subjects = new ArrayList<>();
+      Set<Integer> inBatch = new HashSet<>();
+      for (Planned planned : plan) {
+        if (planned.kind() == PlannedKind.ACQUIRE) {
+          Caller caller = new Caller(jvm, jvms().get(jvm).newRequestId());
+          callers.add(caller);
+          keyOf.add(planned.key());
+          subjects.add(caller);
+          operations.add(
+              Operation.acquire(
+                  planned.key(), planned.mode(), caller.requestId(), planned.mayQueue()));
+        } else if (ordinals(jvm, planned.kind().which).contains(planned.ordinal())
+            && inBatch.add(planned.ordinal())) {
+          Caller caller = callers.get(planned.ordinal() - 1);
+          subjects.add(caller);
+          operations.add(
+              planned.kind().operation(keyOf.get(planned.ordinal() - 1), caller.requestId()));
+        }
+      }
+      if (operations.isEmpty()) {
+        return;
+      }
+      String before = model.toString();
+      List<Grant> answers = jvms().get(jvm).locks().apply(spec, operations);
+      assertThat(answers).as("answers to %s on %s", operations, before).hasSize(operations.size());
+      Statistics.label("lock batch operations sent").collect(operations.size());
+      List<List<HandOver>> heard = new ArrayList<>();
+      Map<Caller, Long> heardToken = new HashMap<>();
+      for (int j = 0; j < jvms().size(); j++) {
+        heard.add(newHandOversOnce(j));
+        for (HandOver handOver : heard.get(j)) {
+          heardToken.putIfAbsent(new Caller(j, handOver.requestId()), handOver.fencingToken());
+        }
+      }
+      List<LockModel.Grantee> granted = new ArrayList<>();
+      for (int i = 0; i < operations.size(); i++) {
+        Operation op = operations.get(i);
+        Caller caller = subjects.get(i);
+        Grant answer = answers.get(i);
+        String what =
+            op.kind()
+                + " of "
+                + caller
+                + " for "
+                + op.key()
+                + ", operation "
+                + (i + 1)
+                + " of "
+                + operations
+                + ", on "
+                + model;
+        List<LockModel.Grantee> letIn = List.of();
+        Outcome expected;
+        switch (op.kind()) {
+          case ACQUIRE -> expected = model.acquire(op.key(), caller, op.mode(), op.mayQueue());
+          case POLL -> expected = model.poll(op.key(), caller);
+          case CANCEL -> {
+            LockModel.Step step = model.cancel(op.key(), caller);
+            expected = step.outcome();
+            letIn = step.granted();
+          }
+          case RELEASE -> {
+            LockModel.Step step = model.release(op.key(), caller);
+            expected = step.outcome();
+            letIn = step.granted();
+          }
+          default -> throw new IllegalStateException(op.kind().name());
+        }
+        assertThat(answer.outcome()).as(what).isEqualTo(expected);
+        if (op.kind() == Operation.Kind.ACQUIRE && answer.isGranted()) {
+          checkToken(op.key(), caller, op.mode(), answer.fencingToken());
+        } else if (op.kind() != Operation.Kind.RELEASE && answer.isGranted()) {
+          assertThat(answer.fencingToken())
+              .as("the token %s gives, as it was handed over", what)
+              .isEqualTo(tokenOf.get(caller));
+        }
+        for (LockModel.Grantee grantee : letIn) {
+          Long token = heardToken.get(grantee.caller());
+          assertThat(token)
+              .as("a hand-over heard by %s after %s", grantee.caller(), what)
+              .isNotNull();
+          checkToken(op.key(), grantee.caller(), grantee.mode(), token);
+        }
+        granted.addAll(letIn);
+      }
+      for (int j = 0; j < jvms().size(); j++) {
+        int jvmIndex = j;
+        assertThat(heard.get(j).stream().map(HandOver::requestId).toList())
+            .as(
+                "hand-overs heard by jvm%s after batch %s of jvm%s on %s",
+                j, operations, jvm, before)
+            .isEqualTo(
+                granted.stream()
+                    .map(LockModel.Grantee::caller)
+                    .filter(c -> c.jvm() == jvmIndex)
+                    .map(Caller::requestId)
+                    .toList());
+      }
+    }
+
+    /** The ordinals of the callers of JVM {@code jvm} that {@code which} lists for their key. */
+    List<Integer> ordinals(int jvm, BiFunction<LockModel, String, List<Caller>> which) {
+      return ordinals(which).stream().filter(n -> callers.get(n - 1).jvm() == jvm).toList();
+    }
+
     /** Each JVM heard exactly the grants the model made to its callers, in order. */
     private void checkHandOvers(String key, List<LockModel.Grantee> expected, String after) {
       for (int jvm = 0; jvm < jvms().size(); jvm++) {
@@ -205,6 +329,92 @@ public abstract class LockStoreProperties extends StoreProperties {
                   Transformer.mutate(
                       mode + " " + key + " in jvm" + jvm + (mayQueue ? ", may queue" : ""),
                       r -> r.acquire(jvm, key, mode, mayQueue)));
+    }
+  }
+
+  /** What a planned operation of a batch does. */
+  enum PlannedKind {
+    ACQUIRE(null),
+    POLL(LockModel::waitingOrGranted),
+    CANCEL(LockModel::waitingOrGranted),
+    RELEASE(LockModel::holders),
+    RELEASE_AGAIN((model, key) -> model.gone());
+
+    /** The callers it applies to, per key; none for an acquire, whose caller is new. */
+    final BiFunction<LockModel, String, List<Caller>> which;
+
+    PlannedKind(BiFunction<LockModel, String, List<Caller>> which) {
+      this.which = which;
+    }
+
+    Operation operation(String key, long requestId) {
+      return switch (this) {
+        case ACQUIRE -> throw new IllegalStateException("an acquire's caller is new");
+        case POLL -> Operation.poll(key, requestId);
+        case CANCEL -> Operation.cancel(key, requestId);
+        case RELEASE, RELEASE_AGAIN -> Operation.release(key, requestId);
+      };
+    }
+  }
+
+  /**
+   * One operation of a planned batch: an acquire by a new caller (of {@code key} in {@code mode}),
+   * or a step on the caller of ordinal {@code ordinal} (named by order, as the single actions do,
+   * so that a shrunk run replays).
+   */
+  record Planned(PlannedKind kind, int ordinal, String key, LockMode mode, boolean mayQueue) {
+    @Override
+    public String toString() {
+      return kind == PlannedKind.ACQUIRE
+          ? mode + " " + key + (mayQueue ? " (may queue)" : "")
+          : kind.name().toLowerCase(Locale.ROOT).replace('_', ' ') + " request " + ordinal;
+    }
+  }
+
+  /** A batch of 2 to 8 operations from one JVM, on the callers of that JVM. */
+  private final class Batch implements Action.Dependent<Run> {
+    @Override
+    public Arbitrary<Transformer<Run>> transformer(Run run) {
+      return Arbitraries.integers()
+          .between(0, jvms().size() - 1)
+          .flatMap(
+              jvm ->
+                  planned(run, jvm)
+                      .list()
+                      .ofMinSize(2)
+                      .ofMaxSize(8)
+                      .map(
+                          plan ->
+                              Transformer.mutate(
+                                  "batch in jvm" + jvm + " " + plan, r -> r.batch(jvm, plan))));
+    }
+
+    private Arbitrary<Planned> planned(Run run, int jvm) {
+      List<Tuple.Tuple2<Integer, Arbitrary<Planned>>> choices = new ArrayList<>();
+      choices.add(
+          Tuple.of(
+              4,
+              Combinators.combine(
+                      Arbitraries.frequency(Tuple.of(5, KEYS.get(0)), Tuple.of(1, KEYS.get(1))),
+                      Arbitraries.of(LockMode.class),
+                      Arbitraries.frequency(Tuple.of(3, true), Tuple.of(1, false)))
+                  .as(
+                      (key, mode, mayQueue) ->
+                          new Planned(PlannedKind.ACQUIRE, 0, key, mode, mayQueue))));
+      for (PlannedKind kind : PlannedKind.values()) {
+        if (kind != PlannedKind.ACQUIRE) {
+          List<Integer> ordinals = run.ordinals(jvm, kind.which);
+          if (!ordinals.isEmpty()) {
+            int weight = kind == PlannedKind.RELEASE_AGAIN ? 1 : 3;
+            choices.add(
+                Tuple.of(
+                    weight,
+                    Arbitraries.of(ordinals)
+                        .map(n -> new Planned(kind, n, "", LockMode.WRITE, false))));
+          }
+        }
+      }
+      return Arbitraries.frequencyOf(choices);
     }
   }
 

@@ -36,6 +36,11 @@ import net.jqwik.api.statistics.Statistics;
  * SMOOTH window is a whole number of intervals, so that every store, whatever unit its clock counts
  * in, answers to the nanosecond what the model computes.
  *
+ * <p>A batch action sends 2 to 8 reservations, each with its own maximum wait, from one JVM through
+ * {@link dev.bulwark.spi.RateStore#reserveEach}: the decisions must be the model's for those
+ * reservations made one by one in order, each at an instant within the clock's readings around the
+ * batch.
+ *
  * <p>Redefinitions keep the type (a new type starts a limit afresh; the Redis store keeps a state
  * per type, the others one per name): a SMOOTH limit's permits and interval, a ROLLING limit's
  * permits in the same window, a FIXED limit's window (it starts afresh) or its permits, more in the
@@ -87,6 +92,7 @@ public abstract class RateStoreProperties extends StoreProperties {
                 ActionChain.<Run>startWith(() -> new Run(plans))
                     .withAction(5, reserve(plans.size()))
                     .withAction(2, burst(plans.size()))
+                    .withAction(2, batch(plans.size()))
                     .withAction(2, pause())
                     .withAction(1, retryAfterHint(plans.size()))
                     .withAction(1, redefine(plans.size(), intervalsMillis()))
@@ -149,6 +155,31 @@ public abstract class RateStoreProperties extends StoreProperties {
           .collect(
               model.spec().type(),
               decision.granted() ? (decision.delayNanos() == 0 ? "now" : "later") : "rejected");
+    }
+
+    /** Sends one reservation per element of {@code maxWaitsMs} from JVM {@code jvm} as a batch. */
+    void reserveEach(int limit, int jvm, List<Long> maxWaitsMs) {
+      RateModel model = models.get(limit);
+      String before = model.toString();
+      long[] maxWaits = maxWaitsMs.stream().mapToLong(ms -> ms * MS).toArray();
+      long start = clockNanos();
+      List<RateDecision> decisions = jvms().get(jvm).rates().reserveEach(model.spec(), maxWaits);
+      long end = clockNanos();
+      TimeSpan call = new TimeSpan(start - origin, end - origin);
+      assertThat(decisions)
+          .as("decisions of a batch of %s on %s", maxWaitsMs, before)
+          .hasSize(maxWaits.length);
+      for (int i = 0; i < maxWaits.length; i++) {
+        RateDecision decision = decisions.get(i);
+        String state = model.toString();
+        assertThat(model.reserve(call, maxWaits[i], decision))
+            .as(
+                "%s, reservation %s of a batch with max waits %s ms to limit %s within %s, on %s",
+                decision, i + 1, maxWaitsMs, limit, call, state)
+            .isEmpty();
+        hints.set(limit, decision.granted() ? null : decision.delayNanos());
+      }
+      Statistics.label("batch reservations sent").collect(maxWaits.length);
     }
 
     /** Waits as long as the limit's last rejection said, then asks for a permit now. */
@@ -227,6 +258,26 @@ public abstract class RateStoreProperties extends StoreProperties {
                             r.reserve(limit, jvm, maxWaitMs * MS);
                           }
                         }));
+  }
+
+  /** Reservations with maximum waits of their own, as one batch of a JVM. */
+  private Action.Independent<Run> batch(int limits) {
+    return () ->
+        Combinators.combine(
+                limitIndex(limits),
+                jvmIndex(),
+                Arbitraries.of(MAX_WAITS_MS).list().ofMinSize(2).ofMaxSize(8))
+            .as(
+                (limit, jvm, maxWaitsMs) ->
+                    Transformer.mutate(
+                        "batch of reservations on limit "
+                            + limit
+                            + " in jvm"
+                            + jvm
+                            + ", max waits "
+                            + maxWaitsMs
+                            + " ms",
+                        r -> r.reserveEach(limit, jvm, maxWaitsMs)));
   }
 
   private static Action.Independent<Run> pause() {

@@ -1,6 +1,7 @@
 package dev.bulwark.tck;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import net.jqwik.api.lifecycle.AfterProperty;
@@ -85,5 +86,15 @@ public abstract class StoreProperties {
     int seen = handOversSeen.get(jvm);
     handOversSeen.set(jvm, all.size());
     return all.subList(seen, all.size());
+  }
+
+  /**
+   * {@link #newHandOvers} with each hand-over once, where first heard: a store that applies batches
+   * may tell this JVM's listener of a hand-over to its own request as soon as the batch's reply
+   * arrives and again when the hand-over's notice arrives, and a second signal of the same grant is
+   * harmless. Only the same request with the same token is folded: a second grant shows.
+   */
+  protected final List<HandOver> newHandOversOnce(int jvm) {
+    return List.copyOf(new LinkedHashSet<>(newHandOvers(jvm)));
   }
 }
