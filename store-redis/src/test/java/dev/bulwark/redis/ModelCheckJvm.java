@@ -7,6 +7,7 @@ import dev.bulwark.spi.LockStore;
 import dev.bulwark.spi.PermitStore;
 import dev.bulwark.spi.StoreException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -45,9 +46,28 @@ public final class ModelCheckJvm {
             new RedisOutageGate("model-checked " + instance, Duration.ZERO, () -> {}),
             instance,
             "5ec2e7".repeat(5) + "00");
-    this.permits = new RedisPermits(calls, test.keys(), (requestId, token) -> {});
-    this.locks = new RedisLocks(calls, test.keys(), (requestId, token) -> {}, null);
+    this.permits = new RedisPermits(calls, test.keys(), this::told);
+    this.locks = new RedisLocks(calls, test.keys(), this::told, null);
     this.renewal = new LeaseRenewal(calls, test.keys(), false);
+  }
+
+  /**
+   * A hand-over a batch made to a request of this JVM, told from the batch's reply (as the engine's
+   * listener is told, without pub/sub): request id and token.
+   */
+  public record Told(long requestId, long token) {}
+
+  private final List<Told> told = new ArrayList<>();
+
+  private void told(long requestId, long token) {
+    told.add(new Told(requestId, token));
+  }
+
+  /** The hand-overs told from replies since the last drain, in order. */
+  public List<Told> drainTold() {
+    List<Told> drained = List.copyOf(told);
+    told.clear();
+    return drained;
   }
 
   public PermitStore permits() {
