@@ -43,24 +43,28 @@ final class ClaimSql {
   }
 
   /**
-   * The database's clock, the limit's fencing counter and arrival counter, and the claims of a key
-   * in arrival order: one row with no claim columns when the key has none, no row when the limit
-   * does not exist. Run after {@link #lock}, in a statement of its own, so that it sees what the
-   * step before committed and reads the clock after the wait for the lock.
+   * The database's clock, the limit's fencing counter and arrival counter, and the claims of the
+   * given keys in arrival order, each with its key's hash after {@link #CLAIM_COLUMNS}: one row
+   * with no claim columns when the keys have none, no row when the limit does not exist. Run after
+   * {@link #lock}, in a statement of its own, so that it sees what the step before committed and
+   * reads the clock after the wait for the lock.
    */
-  Sql read(String limitId, String keyHash) {
-    return Sql.of(
+  Sql read(String limitId, List<String> keyHashes) {
+    List<Object> parameters = new ArrayList<>(keyHashes);
+    parameters.add(limitId);
+    return new Sql(
         "SELECT "
             + dialect.nowMicros()
             + ", l.fencing, l.next_seq, "
             + CLAIM_COLUMNS
-            + " FROM "
+            + ", c.key_hash FROM "
             + limits
             + " l LEFT JOIN "
             + claims
-            + " c ON c.limit_id = l.id AND c.key_hash = ? WHERE l.id = ? ORDER BY c.seq",
-        keyHash,
-        limitId);
+            + " c ON c.limit_id = l.id AND c.key_hash IN ("
+            + placeholders(keyHashes.size())
+            + ") WHERE l.id = ? ORDER BY c.seq",
+        parameters);
   }
 
   Sql insert(String limitId, String keyHash, Claim claim) {

@@ -7,7 +7,10 @@ import dev.bulwark.jpa.entity.ClaimRow;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
+import dev.bulwark.spi.Operation;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -32,87 +35,119 @@ final class JpaLocks implements LockStore {
 
   @Override
   public Grant acquire(LockSpec spec, String key, LockMode mode, long requestId, boolean mayQueue) {
-    return core.step(
-        "acquire a lock",
-        StoreCore.LOCKS,
-        spec.name(),
-        key,
-        requestId,
-        step -> {
-          grantFromQueue(step);
-          Claim mine = step.mine(requestId);
-          if (mine != null) {
-            return mine.held() ? Grant.granted(mine.token()) : Grant.QUEUED;
-          }
-          String wanted = mode == LockMode.WRITE ? WRITE : READ;
-          if (step.queue().isEmpty() && compatible(step, wanted)) {
-            long token = take(step, wanted);
-            step.add(requestId, wanted, spec.leaseMillis(), true, token);
-            return Grant.granted(token);
-          }
-          if (!mayQueue) {
-            return Grant.REJECTED;
-          }
-          step.add(requestId, wanted, spec.leaseMillis(), false, 0);
-          return Grant.QUEUED;
-        });
+    return one(spec, Operation.acquire(key, mode, requestId, mayQueue));
   }
 
   @Override
   public Grant poll(LockSpec spec, String key, long requestId) {
-    return core.step(
-        "poll a lock",
-        StoreCore.LOCKS,
-        spec.name(),
-        key,
-        requestId,
-        step -> {
-          grantFromQueue(step);
-          Claim mine = step.mine(requestId);
-          if (mine == null) {
-            return Grant.REJECTED;
-          }
-          return mine.held() ? Grant.granted(mine.token()) : Grant.QUEUED;
-        });
+    return one(spec, Operation.poll(key, requestId));
   }
 
   @Override
   public Grant cancel(LockSpec spec, String key, long requestId) {
-    return core.step(
-        "cancel a lock request",
-        StoreCore.LOCKS,
-        spec.name(),
-        key,
-        requestId,
-        step -> {
-          Claim mine = step.mine(requestId);
-          if (mine != null && !mine.held()) {
-            step.remove(mine);
-            mine = null;
-          }
-          // a withdrawn writer at the head may have been holding readers back
-          grantFromQueue(step);
-          return mine == null ? Grant.REJECTED : Grant.granted(mine.token());
-        });
+    return one(spec, Operation.cancel(key, requestId));
   }
 
   @Override
   public boolean release(LockSpec spec, String key, long requestId) {
-    return core.step(
-        "release a lock",
-        StoreCore.LOCKS,
-        spec.name(),
-        key,
-        requestId,
-        step -> {
-          Claim mine = step.mine(requestId);
-          boolean held = mine != null && mine.held();
-          if (held) {
-            step.remove(mine);
-          }
-          grantFromQueue(step);
-          return held;
-        });
+    return one(spec, Operation.release(key, requestId)).isGranted();
+  }
+
+  /**
+   * One transaction under the lock name's row lock applies the operations in order, each by the
+   * rule of its single call on the step of its key (one step per key, all read together); the whole
+   * batch runs again after a conflict, each operation being idempotent.
+   */
+  @Override
+  public List<Grant> apply(LockSpec spec, List<Operation> operations) {
+    Objects.requireNonNull(spec, "LockStore.apply: spec is null");
+    Objects.requireNonNull(operations, "LockStore.apply: operations is null");
+    List<StepOperation<Grant>> steps = new ArrayList<>(operations.size());
+    for (Operation operation : operations) {
+      if (operation == null || operation.key() == null) {
+        throw new NullPointerException(
+            "LockStore.apply: an operation on lock '"
+                + spec.name()
+                + "' is null or has no key: "
+                + operation);
+      }
+      steps.add(
+          new StepOperation<>(
+              operation.key(), operation.requestId(), step -> rule(spec, operation, step)));
+    }
+    String what =
+        operations.size() == 1
+            ? describe(operations.get(0).kind())
+            : "apply " + operations.size() + " operations on a lock";
+    return core.apply(what, StoreCore.LOCKS, spec.name(), steps);
+  }
+
+  private Grant one(LockSpec spec, Operation operation) {
+    return apply(spec, List.of(operation)).get(0);
+  }
+
+  private static String describe(Operation.Kind kind) {
+    return switch (kind) {
+      case ACQUIRE -> "acquire a lock";
+      case POLL -> "poll a lock";
+      case CANCEL -> "cancel a lock request";
+      case RELEASE -> "release a lock";
+    };
+  }
+
+  /**
+   * What one operation does on its key's step, as its single call does: a release answers {@link
+   * Grant#GRANTED} when it released.
+   */
+  private static Grant rule(LockSpec spec, Operation operation, Step step) {
+    long requestId = operation.requestId();
+    return switch (operation.kind()) {
+      case ACQUIRE -> {
+        grantFromQueue(step);
+        Claim mine = step.mine(requestId);
+        if (mine != null) {
+          yield mine.held() ? Grant.granted(mine.token()) : Grant.QUEUED;
+        }
+        String wanted = operation.mode() == LockMode.WRITE ? WRITE : READ;
+        if (step.queue().isEmpty() && compatible(step, wanted)) {
+          long token = take(step, wanted);
+          step.add(requestId, wanted, spec.leaseMillis(), true, token);
+          yield Grant.granted(token);
+        }
+        if (!operation.mayQueue()) {
+          yield Grant.REJECTED;
+        }
+        step.add(requestId, wanted, spec.leaseMillis(), false, 0);
+        yield Grant.QUEUED;
+      }
+      case POLL -> {
+        grantFromQueue(step);
+        Claim mine = step.mine(requestId);
+        if (mine == null) {
+          yield Grant.REJECTED;
+        }
+        yield mine.held() ? Grant.granted(mine.token()) : Grant.QUEUED;
+      }
+      case CANCEL -> {
+        Claim mine = step.mine(requestId);
+        if (mine != null && !mine.held()) {
+          step.remove(mine);
+          mine = null;
+        }
+        // a withdrawn writer at the head may have been holding readers back
+        grantFromQueue(step);
+        yield mine == null ? Grant.REJECTED : Grant.granted(mine.token());
+      }
+      case RELEASE -> {
+        Claim mine = step.mine(requestId);
+        boolean held = mine != null && mine.held();
+        if (held) {
+          step.remove(mine);
+        }
+        grantFromQueue(step);
+        yield held ? Grant.GRANTED : Grant.REJECTED;
+      }
+    };
   }
 
   @Override

@@ -3,15 +3,19 @@ package dev.bulwark.jpa;
 import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.jpa.entity.ClaimRow;
 import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Operation;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * Bulkheads on the claim table: at most {@code limit} live holders per name, queued requests
  * granted first come, first served, and every release, poll or cancel hands free permits (freed by
- * it or by expired holders) to the head of the queue in the same transaction.
+ * it or by expired holders) to the head of the queue in the same transaction. A single call is a
+ * batch of one operation: one rule per kind of operation, whether it comes alone or with others.
  */
 final class JpaPermits implements PermitStore {
 
@@ -29,80 +33,109 @@ final class JpaPermits implements PermitStore {
 
   @Override
   public Grant acquire(PermitSpec spec, long requestId, boolean mayQueue) {
-    return core.step(
-        "acquire a permit",
-        StoreCore.PERMITS,
-        spec.name(),
-        "",
-        requestId,
-        step -> {
-          handOver(step, spec);
-          Claim mine = step.mine(requestId);
-          if (mine != null) {
-            return mine.held() ? Grant.GRANTED : Grant.QUEUED;
-          }
-          if (step.queue().isEmpty() && step.holders().size() < spec.limit()) {
-            step.add(requestId, PERMIT, spec.leaseMillis(), true, 0);
-            return Grant.GRANTED;
-          }
-          if (!mayQueue) {
-            return Grant.REJECTED;
-          }
-          step.add(requestId, PERMIT, spec.leaseMillis(), false, 0);
-          return Grant.QUEUED;
-        });
+    return one(spec, Operation.acquire(requestId, mayQueue));
   }
 
   @Override
   public Grant poll(PermitSpec spec, long requestId) {
-    return core.step(
-        "poll a permit",
-        StoreCore.PERMITS,
-        spec.name(),
-        "",
-        requestId,
-        step -> {
-          handOver(step, spec);
-          return answer(step.mine(requestId));
-        });
+    return one(spec, Operation.poll("", requestId));
   }
 
   @Override
   public Grant cancel(PermitSpec spec, long requestId) {
-    return core.step(
-        "cancel a permit request",
-        StoreCore.PERMITS,
-        spec.name(),
-        "",
-        requestId,
-        step -> {
-          Claim mine = step.mine(requestId);
-          if (mine != null && !mine.held()) {
-            step.remove(mine);
-            mine = null;
-          }
-          handOver(step, spec);
-          return mine == null ? Grant.REJECTED : Grant.GRANTED;
-        });
+    return one(spec, Operation.cancel("", requestId));
   }
 
   @Override
   public boolean release(PermitSpec spec, long requestId) {
-    return core.step(
-        "release a permit",
-        StoreCore.PERMITS,
-        spec.name(),
-        "",
-        requestId,
-        step -> {
-          Claim mine = step.mine(requestId);
-          boolean held = mine != null && mine.held();
-          if (held) {
-            step.remove(mine);
-          }
-          handOver(step, spec);
-          return held;
-        });
+    return one(spec, Operation.release("", requestId)).isGranted();
+  }
+
+  /**
+   * One transaction under the bulkhead's row lock applies the operations in order, each by the rule
+   * of its single call; the whole batch runs again after a conflict, each operation being
+   * idempotent.
+   */
+  @Override
+  public List<Grant> apply(PermitSpec spec, List<Operation> operations) {
+    Objects.requireNonNull(spec, "PermitStore.apply: spec is null");
+    Objects.requireNonNull(operations, "PermitStore.apply: operations is null");
+    List<StepOperation<Grant>> steps = new ArrayList<>(operations.size());
+    for (Operation operation : operations) {
+      if (operation == null) {
+        throw new NullPointerException(
+            "PermitStore.apply: an operation on bulkhead '" + spec.name() + "' is null");
+      }
+      // a bulkhead has one queue: an operation's key, if any, does not choose it
+      steps.add(
+          new StepOperation<>("", operation.requestId(), step -> rule(spec, operation, step)));
+    }
+    String what =
+        operations.size() == 1
+            ? describe(operations.get(0).kind())
+            : "apply " + operations.size() + " operations on a bulkhead";
+    return core.apply(what, StoreCore.PERMITS, spec.name(), steps);
+  }
+
+  private Grant one(PermitSpec spec, Operation operation) {
+    return apply(spec, List.of(operation)).get(0);
+  }
+
+  private static String describe(Operation.Kind kind) {
+    return switch (kind) {
+      case ACQUIRE -> "acquire a permit";
+      case POLL -> "poll a permit";
+      case CANCEL -> "cancel a permit request";
+      case RELEASE -> "release a permit";
+    };
+  }
+
+  /**
+   * What one operation does on the bulkhead's step, as its single call does: a release answers
+   * {@link Grant#GRANTED} when it released.
+   */
+  private static Grant rule(PermitSpec spec, Operation operation, Step step) {
+    long requestId = operation.requestId();
+    return switch (operation.kind()) {
+      case ACQUIRE -> {
+        handOver(step, spec);
+        Claim mine = step.mine(requestId);
+        if (mine != null) {
+          yield mine.held() ? Grant.GRANTED : Grant.QUEUED;
+        }
+        if (step.queue().isEmpty() && step.holders().size() < spec.limit()) {
+          step.add(requestId, PERMIT, spec.leaseMillis(), true, 0);
+          yield Grant.GRANTED;
+        }
+        if (!operation.mayQueue()) {
+          yield Grant.REJECTED;
+        }
+        step.add(requestId, PERMIT, spec.leaseMillis(), false, 0);
+        yield Grant.QUEUED;
+      }
+      case POLL -> {
+        handOver(step, spec);
+        yield answer(step.mine(requestId));
+      }
+      case CANCEL -> {
+        Claim mine = step.mine(requestId);
+        if (mine != null && !mine.held()) {
+          step.remove(mine);
+          mine = null;
+        }
+        handOver(step, spec);
+        yield mine == null ? Grant.REJECTED : Grant.GRANTED;
+      }
+      case RELEASE -> {
+        Claim mine = step.mine(requestId);
+        boolean held = mine != null && mine.held();
+        if (held) {
+          step.remove(mine);
+        }
+        handOver(step, spec);
+        yield held ? Grant.GRANTED : Grant.REJECTED;
+      }
+    };
   }
 
   @Override

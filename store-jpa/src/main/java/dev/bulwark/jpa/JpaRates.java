@@ -6,7 +6,6 @@ import dev.bulwark.core.rate.RateState;
 import dev.bulwark.core.rate.ReservationOutcome;
 import dev.bulwark.core.rate.RollingStep;
 import dev.bulwark.core.rate.RollingWindowState;
-import dev.bulwark.jpa.ReservationBatches.Reservation;
 import dev.bulwark.jpa.entity.LimitRow;
 import dev.bulwark.jpa.entity.RateGrantRow;
 import dev.bulwark.jpa.entity.RowIds;
@@ -16,6 +15,7 @@ import dev.bulwark.spi.RateStore;
 import jakarta.persistence.EntityManager;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -25,13 +25,14 @@ import java.util.Optional;
  * rolling step asks for, deletes the ones that left the window by one range and appends one per
  * grant, so it costs what expired plus O(1) rows however long the log.
  *
- * <p>SMOOTH and FIXED reservations of this JVM's callers that come together are decided together
- * ({@link ReservationBatches}), optimistically first ({@link RateRow}): the state and the clock are
- * read without a lock, rejections write nothing, and grants swap the state only if no other JVM
- * changed it since. So no call holds the limit's row while its JVM computes, and one slow JVM
- * cannot hold up the others. A batch that loses the swap {@link #OPTIMISTIC_ATTEMPTS} times, a
- * limit without a row or state yet, and every ROLLING reservation take the locked path: lock the
- * row, then read the clock, decide and write, so that a JVM that keeps losing still gets its turn.
+ * <p>A batch of reservations ({@link #reserveEach}; a single one is a batch of one) is decided in
+ * one transaction. SMOOTH and FIXED batches are decided optimistically first ({@link RateRow}): the
+ * state and the clock are read without a lock, rejections write nothing, and grants swap the state
+ * only if no other JVM changed it since. So no call holds the limit's row while its JVM computes,
+ * and one slow JVM cannot hold up the others. A batch that loses the swap {@link
+ * #OPTIMISTIC_ATTEMPTS} times, a limit without a row or state yet, and every ROLLING reservation
+ * take the locked path: lock the row, then read the clock, decide and write, so that a JVM that
+ * keeps losing still gets its turn.
  */
 final class JpaRates implements RateStore {
 
@@ -40,7 +41,6 @@ final class JpaRates implements RateStore {
 
   private final StoreCore core;
   private final Definitions definitions;
-  private final ReservationBatches batches = new ReservationBatches(this::decide);
 
   JpaRates(StoreCore core, Definitions definitions) {
     this.core = core;
@@ -49,30 +49,58 @@ final class JpaRates implements RateStore {
 
   @Override
   public RateDecision reserve(RateSpec spec, long maxWaitNanos) {
+    return reserveEach(spec, new long[] {maxWaitNanos}).get(0);
+  }
+
+  /**
+   * One transaction decides the batch, one reservation after another in order: SMOOTH and FIXED
+   * optimistically, else locked ({@link #decide}), ROLLING on the limit's locked row.
+   */
+  @Override
+  public List<RateDecision> reserveEach(RateSpec spec, long[] maxWaitNanos) {
+    Objects.requireNonNull(spec, "RateStore.reserveEach: spec is null");
+    Objects.requireNonNull(maxWaitNanos, "RateStore.reserveEach: maxWaitNanos is null");
+    if (maxWaitNanos.length == 0) {
+      return List.of();
+    }
     if (spec.type() != RateLimitType.ROLLING) {
-      return batches.reserve(spec, maxWaitNanos);
+      return decide(spec, maxWaitNanos);
     }
     return core.transactions()
         .run(
-            "reserve a rate permit",
+            maxWaitNanos.length == 1
+                ? "reserve a rate permit"
+                : "reserve " + maxWaitNanos.length + " rate permits",
             em -> {
-              LimitRow limit = core.lockLimit(em, StoreCore.RATES, spec.name());
-              long now = core.nowMicros(em) * 1000;
-              RollingLog log = RollingLog.of(em, limit);
-              RollingStep step = RollingWindowState.step(log, spec, now, maxWaitNanos);
-              log.apply(step);
-              return step.decision();
+              List<RateDecision> decisions = new ArrayList<>(maxWaitNanos.length);
+              for (long maxWait : maxWaitNanos) {
+                decisions.add(reserveRolling(em, spec, maxWait));
+              }
+              return decisions;
             });
   }
 
+  /**
+   * One ROLLING reservation in the transaction of {@code em}, on the limit's row it locks (a lock
+   * the transaction may hold already, from the reservation before it in the batch).
+   */
+  private RateDecision reserveRolling(EntityManager em, RateSpec spec, long maxWaitNanos) {
+    LimitRow limit = core.lockLimit(em, StoreCore.RATES, spec.name());
+    long now = core.nowMicros(em) * 1000;
+    RollingLog log = RollingLog.of(em, limit);
+    RollingStep step = RollingWindowState.step(log, spec, now, maxWaitNanos);
+    log.apply(step);
+    return step.decision();
+  }
+
   /** Decides a batch of SMOOTH or FIXED reservations on one limit: optimistically, else locked. */
-  private List<RateDecision> decide(List<Reservation> batch) {
-    String name = batch.get(0).spec().name();
+  private List<RateDecision> decide(RateSpec spec, long[] batch) {
+    String name = spec.name();
     String id = RowIds.limit(StoreCore.RATES, name);
     for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
       Attempt outcome =
           core.transactions()
-              .run("reserve rate permits of " + name, em -> optimistic(em, id, batch));
+              .run("reserve rate permits of " + name, em -> optimistic(em, id, spec, batch));
       if (outcome.decisions() != null) {
         return outcome.decisions();
       }
@@ -87,7 +115,7 @@ final class JpaRates implements RateStore {
               LimitRow limit = core.lockLimit(em, StoreCore.RATES, name);
               long now = core.nowMicros(em) * 1000;
               List<RateGrantRow> log = log(em, limit);
-              Decided decided = Decided.of(stored(limit, log), now, batch);
+              Decided decided = Decided.of(stored(limit, log), now, spec, batch);
               // the batch's limits are SMOOTH or FIXED: a ROLLING log left by a former definition
               // goes
               log.forEach(em::remove);
@@ -97,13 +125,13 @@ final class JpaRates implements RateStore {
             });
   }
 
-  private Attempt optimistic(EntityManager em, String id, List<Reservation> batch) {
+  private Attempt optimistic(EntityManager em, String id, RateSpec spec, long[] batch) {
     RateRow row = core.statements(em).rateRow();
     RateRow.Stored stored = row.read(em, id);
     if (stored == null) {
       return Attempt.LOCK;
     }
-    Decided decided = Decided.of(stored.state(), stored.nowNanos(), batch);
+    Decided decided = Decided.of(stored.state(), stored.nowNanos(), spec, batch);
     if (decided.next().equals(stored.state())) {
       // rejections only: decided on a state that was current when read, nothing to write
       return new Attempt(decided.decisions(), false);
@@ -127,12 +155,11 @@ final class JpaRates implements RateStore {
    * A batch's reservations taken one after another from a state at one time, and the state left.
    */
   private record Decided(List<RateDecision> decisions, RateState next) {
-    static Decided of(RateState state, long now, List<Reservation> batch) {
-      List<RateDecision> decisions = new ArrayList<>(batch.size());
+    static Decided of(RateState state, long now, RateSpec spec, long[] maxWaitNanos) {
+      List<RateDecision> decisions = new ArrayList<>(maxWaitNanos.length);
       RateState current = state;
-      for (Reservation reservation : batch) {
-        ReservationOutcome step =
-            current.reserve(reservation.spec(), now, reservation.maxWaitNanos());
+      for (long maxWait : maxWaitNanos) {
+        ReservationOutcome step = current.reserve(spec, now, maxWait);
         decisions.add(step.decision());
         current = step.next();
       }

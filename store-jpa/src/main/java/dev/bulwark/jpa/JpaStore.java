@@ -24,9 +24,10 @@ import javax.sql.DataSource;
 
 /**
  * The JPA store: bulkheads, locks and rate limits as rows of a few tables in the application's
- * database, each operation one short transaction of its own on the database's clock. Leases run out
- * unless renewed; waiters in this JVM are woken by the call that grants them, waiters in other JVMs
- * within the wake-up check interval (on PostgreSQL, by NOTIFY about a round trip later).
+ * database, each operation, or each batch of operations on one limit, one short transaction of its
+ * own on the database's clock. Leases run out unless renewed; waiters in this JVM are woken by the
+ * call that grants them, waiters in other JVMs within the wake-up check interval (on PostgreSQL, by
+ * NOTIFY about a round trip later).
  */
 public final class JpaStore implements BulwarkStore {
 
@@ -130,6 +131,15 @@ public final class JpaStore implements BulwarkStore {
   @Override
   public LockStore locks() {
     return locks;
+  }
+
+  /**
+   * Yes: a batch of operations on one limit is one transaction under the limit's row lock (a rate
+   * limit's: one optimistic transaction, or one locked), as many round trips as one operation.
+   */
+  @Override
+  public boolean batches() {
+    return true;
   }
 
   @Override

@@ -5,11 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One atomic step on the requests of a bulkhead or a lock key, inside the transaction that locked
- * the limit's row: the live requests in arrival order (expired ones are deleted, which is how a
- * lease runs out), the changes to write when the step ends, and the hand-overs made, to be told
- * after the commit. A request granted at once takes no arrival number (only the queue is ordered),
- * so a step that changes neither counter leaves the limit's row as it was.
+ * The requests of a bulkhead or a lock key as the operations of one transaction, which locked the
+ * limit's row, see and change them one after another: the live requests in arrival order (expired
+ * ones are deleted, which is how a lease runs out), the changes to write when the step ends, and
+ * the hand-overs made, to be told after the commit. A request granted at once takes no arrival
+ * number (only the queue is ordered), so a transaction that moves neither of the name's {@link
+ * LimitCounters} leaves the limit's row as it was.
  */
 final class Step {
 
@@ -17,17 +18,17 @@ final class Step {
   private final String keyHash;
   private final String instance;
   private final long nowMicros;
-  private final long storedFencing;
-  private final long storedNextSeq;
+  private final LimitCounters counters;
   private final List<Claim> live = new ArrayList<>();
   private final List<Claim> deleted = new ArrayList<>();
   private final List<Claim> added = new ArrayList<>();
   private final List<Claim> handedOver = new ArrayList<>();
-  private long fencing;
-  private long nextSeq;
   private long lastToken;
+  private boolean operated;
 
   /**
+   * @param counters the name's counters, shared with the steps on its other keys in the same
+   *     transaction
    * @param claims the key's rows in arrival order, expired ones included
    */
   Step(
@@ -35,17 +36,13 @@ final class Step {
       String keyHash,
       String instance,
       long nowMicros,
-      long fencing,
-      long nextSeq,
+      LimitCounters counters,
       List<Claim> claims) {
     this.limitId = limitId;
     this.keyHash = keyHash;
     this.instance = instance;
     this.nowMicros = nowMicros;
-    this.storedFencing = fencing;
-    this.fencing = fencing;
-    this.storedNextSeq = nextSeq;
-    this.nextSeq = nextSeq;
+    this.counters = counters;
     for (Claim claim : claims) {
       // every holder of a key carries the token of its last write, expired ones included
       lastToken = Math.max(lastToken, claim.token());
@@ -57,14 +54,35 @@ final class Step {
     }
   }
 
+  /**
+   * Starts the next operation of the transaction on this key. The first sees the rows as read,
+   * expired ones included; a later one sees the key as the operations before it left it, as it
+   * would in a transaction of its own after theirs committed: the expired rows and the requests
+   * released or cancelled are gone, so the key's last write token is that of the rows still there.
+   */
+  void beginOperation() {
+    if (operated) {
+      lastToken = 0;
+      for (Claim claim : live) {
+        lastToken = Math.max(lastToken, claim.token());
+      }
+    }
+    operated = true;
+  }
+
+  /** The name's counters, which this step shares with the steps on its other keys. */
+  LimitCounters counters() {
+    return counters;
+  }
+
   /** The last write token given out under the limit's name. */
   long fencing() {
-    return fencing;
+    return counters.fencing();
   }
 
   /** Takes the name's next write token, which the step's end writes to the limit's row. */
   long nextFencingToken() {
-    return ++fencing;
+    return counters.nextFencingToken();
   }
 
   /** The token of the key's last write while the key has rows, else 0. */
@@ -108,7 +126,7 @@ final class Step {
   void add(long requestId, String mode, long leaseMillis, boolean held, long token) {
     long leaseMicros = leaseMillis * 1000;
     // a holder is never ordered: it shares the number the next queued request takes
-    long seq = held ? nextSeq : nextSeq++;
+    long seq = held ? counters.nextSeq() : counters.takeSeq();
     Claim claim =
         Claim.request(
             RowIds.claim(limitId, keyHash, instance, requestId),
@@ -146,7 +164,10 @@ final class Step {
     return handedOver;
   }
 
-  /** The statements that write what this step changed, none when it changed nothing. */
+  /**
+   * The statements that write what this step changed of the key's claims, none when it changed
+   * nothing; the name's counters are written once for all keys ({@link LimitCounters#writes}).
+   */
   List<Sql> writes(ClaimSql sql) {
     List<Sql> writes = new ArrayList<>();
     if (!deleted.isEmpty()) {
@@ -159,9 +180,6 @@ final class Step {
     }
     for (Claim claim : added) {
       writes.add(sql.insert(limitId, keyHash, claim));
-    }
-    if (fencing != storedFencing || nextSeq != storedNextSeq) {
-      writes.add(sql.counters(limitId, fencing, nextSeq));
     }
     return writes;
   }

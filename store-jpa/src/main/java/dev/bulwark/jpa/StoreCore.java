@@ -14,8 +14,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -29,6 +31,9 @@ final class StoreCore {
   static final String PERMITS = "P";
   static final String LOCKS = "L";
   static final String RATES = "R";
+
+  /** How many columns {@link ClaimSql#CLAIM_COLUMNS} names. */
+  private static final int CLAIM_COLUMN_COUNT = 10;
 
   private final Transactions transactions;
   private final Dialect dialect;
@@ -77,63 +82,103 @@ final class StoreCore {
   }
 
   /**
-   * Runs {@code body} as one step on the requests of {@code name} (and {@code key}) and then tells
-   * this JVM's listener of the hand-overs the step made to its other requests; other JVMs find
-   * theirs through {@link WakeUps}.
-   *
-   * <p>The step's own statements run on the transaction's connection: lock the limit's row, read
-   * the clock with the key's claims, write the changes (and NOTIFY on PostgreSQL), commit. Where
-   * the driver sends statements together (PostgreSQL), the lock and the read travel as one round
-   * trip and so do the writes, the server running each statement after the one before, so the read
-   * still starts after the lock is held.
+   * Runs {@code body} as a transaction of one operation on the requests of {@code name} (and {@code
+   * key}): {@link #apply} with that operation alone.
    *
    * @param self the request the caller asks about, which learns of its grant from the answer
    */
   <T> T step(
       String operation, String kind, String name, String key, long self, Function<Step, T> body) {
+    return apply(operation, kind, name, List.of(new StepOperation<>(key, self, body))).get(0);
+  }
+
+  /**
+   * Applies {@code operations} on the requests of {@code name} in one transaction, one after the
+   * other in order, each on the {@link Step} of its key, and then tells this JVM's listener of the
+   * hand-overs they made to its requests (each but the one an operation made to the request it asks
+   * about, which learns of it from its answer); other JVMs find theirs through {@link WakeUps}.
+   * Every attempt starts again from what the database holds, so a transaction run again after a
+   * conflict applies the whole batch again on the state then, and nothing of a failed attempt
+   * counts.
+   *
+   * <p>The transaction's own statements run on its connection: lock the limit's row, read the clock
+   * with the claims of every key the operations touch, write the changes (and NOTIFY on
+   * PostgreSQL), commit: as many round trips for a batch as for one operation. Where the driver
+   * sends statements together (PostgreSQL), the lock and the read travel as one round trip and so
+   * do the writes, the server running each statement after the one before, so the read still starts
+   * after the lock is held.
+   *
+   * @return one answer per operation, in order
+   */
+  <T> List<T> apply(String operation, String kind, String name, List<StepOperation<T>> operations) {
+    if (operations.isEmpty()) {
+      return List.of();
+    }
     List<HandOver> told = new ArrayList<>();
     String limitId = RowIds.limit(kind, name);
-    String keyHash = RowIds.key(key);
-    T result =
+    List<String> keyHashes =
+        operations.stream().map(op -> RowIds.key(op.key())).distinct().toList();
+    List<T> answers =
         transactions.run(
             operation + " of " + name,
             em -> {
               told.clear();
               ClaimSql sql = sql(em);
-              Step step = Connections.run(em, c -> lockAndRead(c, sql, limitId, keyHash));
-              if (step == null) {
+              Map<String, Step> steps =
+                  Connections.run(em, c -> lockAndRead(c, sql, limitId, keyHashes));
+              if (steps == null) {
                 // another JVM creating it at once: one row between them, no duplicate-key error
                 statements(em)
                     .limitRowInsert()
                     .insertIfAbsent(em, limitId, kind, name, nowMicros(em));
-                step = Connections.run(em, c -> lockAndRead(c, sql, limitId, keyHash));
-                if (step == null) {
+                steps = Connections.run(em, c -> lockAndRead(c, sql, limitId, keyHashes));
+                if (steps == null) {
                   throw new IllegalStateException("Bulwark: the row of limit " + name + " is gone");
                 }
               }
-              T answer = body.apply(step);
-              List<Sql> writes = new ArrayList<>(step.writes(sql));
-              writes.addAll(publish(step.handedOver(), told));
+              List<T> decided = new ArrayList<>(operations.size());
+              List<Claim> handedOver = new ArrayList<>();
+              for (StepOperation<T> op : operations) {
+                Step step = steps.get(RowIds.key(op.key()));
+                step.beginOperation();
+                int before = step.handedOver().size();
+                decided.add(op.rule().apply(step));
+                for (Claim claim : step.handedOver().subList(before, step.handedOver().size())) {
+                  handedOver.add(claim);
+                  if (claim.instance().equals(instance) && claim.requestId() != op.self()) {
+                    told.add(new HandOver(claim.instance(), claim.requestId(), claim.token()));
+                  }
+                }
+              }
+              List<Sql> writes = new ArrayList<>();
+              for (Step step : steps.values()) {
+                writes.addAll(step.writes(sql));
+              }
+              writes.addAll(steps.values().iterator().next().counters().writes(sql, limitId));
+              writes.addAll(notifications(handedOver));
               Connections.run(
                   em,
                   c -> {
                     Sql.runAll(c, dialect.sendsStatementsTogether(), writes);
                     return null;
                   });
-              return answer;
+              return decided;
             });
     for (HandOver handOver : told) {
-      if (handOver.instance().equals(instance) && handOver.requestId() != self) {
-        listener.granted(handOver.requestId(), handOver.fencingToken());
-      }
+      listener.granted(handOver.requestId(), handOver.fencingToken());
     }
-    return result;
+    return answers;
   }
 
-  /** The step on the limit's locked row, or null when the limit has no row yet. */
-  private Step lockAndRead(Connection connection, ClaimSql sql, String limitId, String keyHash)
+  /**
+   * The steps of the given keys on the limit's locked row, sharing its counters, or null when the
+   * limit has no row yet.
+   */
+  private Map<String, Step> lockAndRead(
+      Connection connection, ClaimSql sql, String limitId, List<String> keyHashes)
       throws SQLException {
     Sql lock = sql.lock(limitId);
+    Sql read = sql.read(limitId, keyHashes);
     if (!dialect.sendsStatementsTogether()) {
       try (PreparedStatement locking = lock.prepare(connection);
           ResultSet row = locking.executeQuery()) {
@@ -141,10 +186,16 @@ final class StoreCore {
           return null;
         }
       }
-      return read(connection, sql, limitId, keyHash);
+      try (PreparedStatement reading = read.prepare(connection);
+          ResultSet rows = reading.executeQuery()) {
+        Map<String, Step> steps = steps(rows, limitId, keyHashes);
+        if (steps == null) {
+          throw new SQLException("Bulwark: the limit's row is gone while locked");
+        }
+        return steps;
+      }
     }
-    try (PreparedStatement both =
-        Sql.joined(List.of(lock, sql.read(limitId, keyHash))).prepare(connection)) {
+    try (PreparedStatement both = Sql.joined(List.of(lock, read)).prepare(connection)) {
       both.execute();
       boolean locked;
       try (ResultSet row = both.getResultSet()) {
@@ -155,38 +206,38 @@ final class StoreCore {
       }
       try (ResultSet rows = both.getResultSet()) {
         // without the row, the read ran unlocked and answered nothing
-        return locked ? step(rows, limitId, keyHash) : null;
+        return locked ? steps(rows, limitId, keyHashes) : null;
       }
     }
   }
 
-  /** Reads the step of a limit whose row this transaction holds. */
-  private Step read(Connection connection, ClaimSql sql, String limitId, String keyHash)
+  /** One step per key from the read's rows (claims in arrival order), or null without a row. */
+  private Map<String, Step> steps(ResultSet rows, String limitId, List<String> keyHashes)
       throws SQLException {
-    try (PreparedStatement read = sql.read(limitId, keyHash).prepare(connection);
-        ResultSet rows = read.executeQuery()) {
-      Step step = step(rows, limitId, keyHash);
-      if (step == null) {
-        throw new SQLException("Bulwark: the limit's row is gone while locked");
-      }
-      return step;
-    }
-  }
-
-  private Step step(ResultSet rows, String limitId, String keyHash) throws SQLException {
     if (!rows.next()) {
       return null;
     }
     long now = Dialect.clock(rows.getObject(1));
-    long fencing = rows.getLong(2);
-    long nextSeq = rows.getLong(3);
-    List<Claim> claims = new ArrayList<>();
+    LimitCounters counters = new LimitCounters(rows.getLong(2), rows.getLong(3));
+    Map<String, List<Claim>> claims = new LinkedHashMap<>();
+    for (String keyHash : keyHashes) {
+      claims.put(keyHash, new ArrayList<>());
+    }
+    int keyColumn = 4 + CLAIM_COLUMN_COUNT;
     do {
       if (rows.getString(4) != null) {
-        claims.add(Claim.read(rows, 4));
+        List<Claim> keyClaims = claims.get(rows.getString(keyColumn));
+        if (keyClaims == null) {
+          throw new SQLException("Bulwark: the read of a step answered a key it did not ask for");
+        }
+        keyClaims.add(Claim.read(rows, 4));
       }
     } while (rows.next());
-    return new Step(limitId, keyHash, instance, now, fencing, nextSeq, claims);
+    Map<String, Step> steps = new LinkedHashMap<>();
+    claims.forEach(
+        (keyHash, keyClaims) ->
+            steps.put(keyHash, new Step(limitId, keyHash, instance, now, counters, keyClaims)));
+    return steps;
   }
 
   /** The limit's row, locked for this transaction; created on first use. */
@@ -207,20 +258,19 @@ final class StoreCore {
   }
 
   /**
-   * Records the hand-overs to be told after the commit, and answers the statements that announce
-   * another JVM's on PostgreSQL by NOTIFY on its channel, which the database delivers when this
-   * transaction commits; its {@link WakeUps} finds them by their mark in any case.
+   * The statements that announce the hand-overs to other JVMs on PostgreSQL, by NOTIFY on each
+   * one's channel, which the database delivers when this transaction commits; its {@link WakeUps}
+   * finds them by their mark in any case.
    */
-  private List<Sql> publish(List<Claim> handedOver, List<HandOver> told) {
+  private List<Sql> notifications(List<Claim> handedOver) {
+    if (dialect != Dialect.POSTGRESQL) {
+      return List.of();
+    }
     Set<String> others = new LinkedHashSet<>();
     for (Claim claim : handedOver) {
-      told.add(new HandOver(claim.instance(), claim.requestId(), claim.token()));
       if (!claim.instance().equals(instance)) {
         others.add(claim.instance());
       }
-    }
-    if (dialect != Dialect.POSTGRESQL) {
-      return List.of();
     }
     return others.stream().map(other -> ClaimSql.notify(WakeUps.channel(other))).toList();
   }

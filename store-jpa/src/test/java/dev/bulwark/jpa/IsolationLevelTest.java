@@ -9,6 +9,7 @@ import dev.bulwark.jpa.setup.JpaSettings;
 import dev.bulwark.jpa.setup.StoreUnit;
 import dev.bulwark.jpa.tx.ResourceLocalUnitOfWork;
 import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Operation;
 import dev.bulwark.spi.PermitSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * have two holders at once, and every operation answers. At REPEATABLE READ or SERIALIZABLE the
  * snapshot is taken when the statement that locks the limit's row starts, before it waits for the
  * lock, so a step that ran at that level missed the holder the step before it had just committed.
+ * The same holds for batches of operations, each one transaction.
  */
 class IsolationLevelTest {
 
@@ -38,6 +40,78 @@ class IsolationLevelTest {
   @ParameterizedTest(name = "default isolation {0}")
   @ValueSource(strings = {"REPEATABLE READ", "SERIALIZABLE"})
   void aBulkheadOfOneHasOneHolderAtATime(String level) throws Exception {
+    run(
+        level,
+        (store, spec, ids, holding) -> {
+          long id = ids.incrementAndGet();
+          if (store.permits().acquire(spec, id, false) == Grant.GRANTED) {
+            holding.run(
+                // the held call's body: a round trip to the store, which still knows it held
+                () -> assertThat(store.permits().poll(spec, id)).isEqualTo(Grant.GRANTED));
+            store.permits().release(spec, id);
+          }
+        });
+  }
+
+  /**
+   * The same with operations in batches: two acquires per batch, of which at most one is granted,
+   * and the holder's release sent together with another caller's acquire.
+   */
+  @ParameterizedTest(name = "default isolation {0}")
+  @ValueSource(strings = {"REPEATABLE READ", "SERIALIZABLE"})
+  void batchesOnABulkheadOfOneGrantOneHolderAtATime(String level) throws Exception {
+    run(
+        level,
+        (store, spec, ids, holding) -> {
+          long first = ids.incrementAndGet();
+          long second = ids.incrementAndGet();
+          List<Grant> answers =
+              store
+                  .permits()
+                  .apply(
+                      spec,
+                      List.of(Operation.acquire(first, false), Operation.acquire(second, false)));
+          assertThat(answers.stream().filter(Grant::isGranted).count())
+              .as("grants in one batch on a bulkhead of one")
+              .isLessThanOrEqualTo(1);
+          long held = answers.get(0).isGranted() ? first : second;
+          if (answers.get(0).isGranted() || answers.get(1).isGranted()) {
+            holding.run(
+                () ->
+                    assertThat(store.permits().apply(spec, List.of(Operation.poll("", held))))
+                        .containsExactly(Grant.GRANTED));
+            long third = ids.incrementAndGet();
+            List<Grant> after =
+                store
+                    .permits()
+                    .apply(
+                        spec,
+                        List.of(Operation.release("", held), Operation.acquire(third, false)));
+            assertThat(after.get(0)).as("the holder's release").isEqualTo(Grant.GRANTED);
+            if (after.get(1).isGranted()) {
+              holding.run(
+                  () -> assertThat(store.permits().poll(spec, third)).isEqualTo(Grant.GRANTED));
+              assertThat(store.permits().release(spec, third)).isTrue();
+            }
+          }
+        });
+  }
+
+  /**
+   * One round of a thread: its calls on the bulkhead, each holder's time inside by {@code holding}.
+   */
+  @FunctionalInterface
+  private interface Round {
+    void run(JpaStore store, PermitSpec spec, AtomicLong ids, Holding holding);
+  }
+
+  /** Counts the holder inside while {@code body} runs. */
+  @FunctionalInterface
+  private interface Holding {
+    void run(Runnable body);
+  }
+
+  private void run(String level, Round round) throws Exception {
     TestDatabase database = TestDatabase.POSTGRESQL;
     String prefix = JpaStoreFixture.newPrefix();
     HikariConfig pool = new HikariConfig();
@@ -64,6 +138,16 @@ class IsolationLevelTest {
     AtomicInteger mostInside = new AtomicInteger();
     AtomicLong grants = new AtomicLong();
     AtomicLong requestIds = new AtomicLong();
+    Holding holding =
+        body -> {
+          grants.incrementAndGet();
+          mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+          try {
+            body.run();
+          } finally {
+            inside.decrementAndGet();
+          }
+        };
     ExecutorService threads = Executors.newFixedThreadPool(THREADS);
     try (HikariDataSource dataSource = new HikariDataSource(pool);
         StoreUnit unit = DataSourceUnit.open(dataSource, "application", settings);
@@ -75,16 +159,8 @@ class IsolationLevelTest {
         done.add(
             threads.submit(
                 () -> {
-                  for (int round = 0; round < ROUNDS; round++) {
-                    long id = requestIds.incrementAndGet();
-                    if (store.permits().acquire(spec, id, false) == Grant.GRANTED) {
-                      grants.incrementAndGet();
-                      mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-                      // the held call's body: a round trip to the store, which still knows it held
-                      assertThat(store.permits().poll(spec, id)).isEqualTo(Grant.GRANTED);
-                      inside.decrementAndGet();
-                      store.permits().release(spec, id);
-                    }
+                  for (int r = 0; r < ROUNDS; r++) {
+                    round.run(store, spec, requestIds, holding);
                   }
                   return null;
                 }));

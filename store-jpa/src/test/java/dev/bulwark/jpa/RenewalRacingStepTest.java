@@ -186,7 +186,7 @@ class RenewalRacingStepTest {
   }
 
   /** Waits until {@code count} statements on {@code table} wait for a row lock. */
-  private static void awaitWaiting(TestDatabase database, String table, int count) {
+  static void awaitWaiting(TestDatabase database, String table, int count) {
     String sql =
         switch (database) {
           case POSTGRESQL ->
@@ -212,8 +212,7 @@ class RenewalRacingStepTest {
             });
   }
 
-  private static long expiresAt(TestDatabase database, String table, String id)
-      throws SQLException {
+  static long expiresAt(TestDatabase database, String table, String id) throws SQLException {
     try (Connection connection = database.connect();
         PreparedStatement query =
             connection.prepareStatement("SELECT expires_at FROM " + table + " WHERE id = ?")) {

@@ -7,6 +7,7 @@ import dev.bulwark.spi.LockStore;
 import dev.bulwark.spi.PermitStore;
 import dev.bulwark.spi.StoreException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -29,7 +30,10 @@ public final class ModelCheckJvm {
   private final RedisPermits permits;
   private final RedisLocks locks;
   private final LeaseRenewal renewal;
-  private boolean loseNextReply;
+
+  /** Script calls until the one whose reply is lost, that one included; 0: none is lost. */
+  private int callsToLoss;
+
   private boolean holdingBack;
   private GiveUp heldBack;
 
@@ -42,9 +46,28 @@ public final class ModelCheckJvm {
             new RedisOutageGate("model-checked " + instance, Duration.ZERO, () -> {}),
             instance,
             "5ec2e7".repeat(5) + "00");
-    this.permits = new RedisPermits(calls, test.keys(), (requestId, token) -> {});
-    this.locks = new RedisLocks(calls, test.keys(), (requestId, token) -> {}, null);
+    this.permits = new RedisPermits(calls, test.keys(), this::told);
+    this.locks = new RedisLocks(calls, test.keys(), this::told, null);
     this.renewal = new LeaseRenewal(calls, test.keys(), false);
+  }
+
+  /**
+   * A hand-over a batch made to a request of this JVM, told from the batch's reply (as the engine's
+   * listener is told, without pub/sub): request id and token.
+   */
+  public record Told(long requestId, long token) {}
+
+  private final List<Told> told = new ArrayList<>();
+
+  private void told(long requestId, long token) {
+    told.add(new Told(requestId, token));
+  }
+
+  /** The hand-overs told from replies since the last drain, in order. */
+  public List<Told> drainTold() {
+    List<Told> drained = List.copyOf(told);
+    told.clear();
+    return drained;
   }
 
   public PermitStore permits() {
@@ -65,15 +88,27 @@ public final class ModelCheckJvm {
    * the store fails it, and the give-up the store then sends, if any, is returned unrun.
    */
   public Optional<GiveUp> loseReplyOf(Supplier<?> call) {
-    loseNextReply = true;
+    return loseReplyOf(call, 1);
+  }
+
+  /**
+   * Makes {@code call} (one store operation, or a batch the store may send as several script calls)
+   * lose the reply of its script call number {@code nth} (1-based): the calls before it are
+   * answered, that one runs and its reply is lost, and the call fails as the store fails it. The
+   * give-up the store then sends, if any, is returned unrun; a second script call after the loss
+   * fails the check (the store would send a batch on after a failed step).
+   */
+  public Optional<GiveUp> loseReplyOf(Supplier<?> call, int nth) {
+    callsToLoss = nth;
     heldBack = null;
     try {
       call.get();
-      throw new IllegalStateException("the reply of the call was not lost: it made no script call");
+      throw new IllegalStateException(
+          "the reply of the call was not lost: it made fewer than " + nth + " script calls");
     } catch (StoreException expected) {
       return Optional.ofNullable(heldBack);
     } finally {
-      loseNextReply = false;
+      callsToLoss = 0;
       holdingBack = false;
       heldBack = null;
     }
@@ -86,12 +121,14 @@ public final class ModelCheckJvm {
 
   private Object run(LuaScript script, List<String> keys, List<String> args) {
     if (holdingBack) {
+      if (heldBack != null) {
+        throw new AssertionError("a second script call after a lost reply: " + script);
+      }
       heldBack = new GiveUp(script, keys, args);
       throw new IllegalStateException("held back by the model check");
     }
     Object reply = clock.run(script, keys, args);
-    if (loseNextReply) {
-      loseNextReply = false;
+    if (callsToLoss > 0 && --callsToLoss == 0) {
       holdingBack = true;
       throw new JedisConnectionException("reply lost (model check)");
     }

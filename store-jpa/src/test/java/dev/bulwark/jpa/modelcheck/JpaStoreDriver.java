@@ -12,6 +12,7 @@ import dev.bulwark.jpa.setup.StoreUnit;
 import dev.bulwark.jpa.tx.ResourceLocalUnitOfWork;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.StoreException;
+import dev.bulwark.tck.modelcheck.BatchEntry;
 import dev.bulwark.tck.modelcheck.Bounds;
 import dev.bulwark.tck.modelcheck.Caller;
 import dev.bulwark.tck.modelcheck.CheckedLimit;
@@ -161,6 +162,39 @@ final class JpaStoreDriver implements StoreDriver, AutoCloseable {
     try {
       call.get();
       throw new IllegalStateException("the reply of the call was not lost");
+    } catch (StoreException expected) {
+      if (losing.stillToLose()) {
+        throw expected;
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** Through the store's batch call, {@code JpaPermits.apply} or {@code JpaLocks.apply}. */
+  @Override
+  public List<Grant> apply(List<BatchEntry> entries) {
+    JpaStore jvm = jvm(entries.get(0).request());
+    return limit.apply(jvm.permits(), jvm.locks(), entries);
+  }
+
+  @Override
+  public int batchSteps(List<BatchEntry> entries) {
+    JpaStore jvm = jvm(entries.get(0).request());
+    return limit.batchSteps(jvm.permits(), jvm.locks(), entries);
+  }
+
+  /**
+   * Runs the batch, losing the reply of its transaction number {@code step}: that one commits and
+   * the store hears a failure; it sends no give-up of its own.
+   */
+  @Override
+  public Optional<GiveUp> applyLosingReply(List<BatchEntry> entries, int step) {
+    LosingUnitOfWork losing =
+        transactions.get(bounds.requests().get(entries.get(0).request()).jvm());
+    losing.loseReplyOf(step);
+    try {
+      apply(entries);
+      throw new IllegalStateException("the reply of the batch was not lost");
     } catch (StoreException expected) {
       if (losing.stillToLose()) {
         throw expected;

@@ -14,7 +14,9 @@ import java.util.function.Function;
 final class LosingUnitOfWork implements UnitOfWork {
 
   private final UnitOfWork delegate;
-  private boolean loseNextReply;
+
+  /** Transactions until the one whose reply is lost, that one included; 0: none is lost. */
+  private int toLoss;
 
   LosingUnitOfWork(UnitOfWork delegate) {
     this.delegate = delegate;
@@ -22,21 +24,25 @@ final class LosingUnitOfWork implements UnitOfWork {
 
   /** The next transaction commits, and its caller is told it failed. */
   void loseNextReply() {
-    loseNextReply = true;
+    loseReplyOf(1);
+  }
+
+  /** The {@code nth} transaction from now (1-based) commits, and its caller is told it failed. */
+  void loseReplyOf(int nth) {
+    toLoss = nth;
   }
 
   /** Whether a reply was to be lost and no transaction ran to lose it. */
   boolean stillToLose() {
-    boolean still = loseNextReply;
-    loseNextReply = false;
+    boolean still = toLoss > 0;
+    toLoss = 0;
     return still;
   }
 
   @Override
   public <T> T inNewTransaction(Function<EntityManager, T> work) {
     T result = delegate.inNewTransaction(work);
-    if (loseNextReply) {
-      loseNextReply = false;
+    if (toLoss > 0 && --toLoss == 0) {
       throw new PersistenceException("reply lost (model check)");
     }
     return result;

@@ -56,6 +56,12 @@ class ModelCheckTest {
           "cleanup",
           "look for hand-overs");
 
+  /** What a batched exploration must have run besides every single action. */
+  private static final List<String> BATCH_ACTIONS =
+      List.of("batch", "losebatchreply", "resendbatch", "giveupbatch", "diemidbatch");
+
+  private static final int BATCH_DEPTH = Integer.getInteger("bulwark.modelcheck.batch-depth", 3);
+
   private ModelCheckDatabase database;
 
   @BeforeEach
@@ -122,6 +128,33 @@ class ModelCheckTest {
             4 + EXTRA_DEPTH));
   }
 
+  /**
+   * The first JVM sends its two requests' operations as one batch, at most once a sequence, besides
+   * every single step: a batch answered, its reply lost (then re-sent whole or given up), or its
+   * JVM dying once the store applied it. Every transaction is slow here, so the depth is 3 (a batch
+   * and what follows its loss, or a batch between others' steps); the random schedules batch
+   * further.
+   */
+  @Test
+  void batchedBulkheadOfOneAcrossTwoJvms() {
+    explore(
+        new Bounds(
+            "JPA batched bulkhead, limit 1, 3 requests on 2 JVMs",
+            Bounds.spread(3, 2, Kind.PERMIT),
+            1,
+            LEASE,
+            TICK,
+            2,
+            1,
+            1,
+            1,
+            BATCH_DEPTH + EXTRA_DEPTH),
+        // a row's lease runs out after two ticks, a hand-over to another JVM after two acquires
+        // and a release: both lie beyond depth 3
+        EXTRA_DEPTH > 1 ? List.of() : List.of("cleanup", "look for hand-overs"),
+        BATCH_ACTIONS);
+  }
+
   @Test
   void randomBulkheadSchedulesBeyondTheBounds() {
     runRandomly(
@@ -134,6 +167,7 @@ class ModelCheckTest {
             8,
             2,
             3,
+            6,
             0));
   }
 
@@ -149,6 +183,7 @@ class ModelCheckTest {
             8,
             2,
             3,
+            6,
             0));
   }
 
@@ -159,10 +194,14 @@ class ModelCheckTest {
   }
 
   private void explore(Bounds bounds) {
-    explore(bounds, List.of());
+    explore(bounds, List.of(), List.of());
   }
 
   private void explore(Bounds bounds, List<String> beyondTheDepth) {
+    explore(bounds, beyondTheDepth, List.of());
+  }
+
+  private void explore(Bounds bounds, List<String> beyondTheDepth, List<String> alsoRun) {
     Exploration explored;
     try (JpaStoreDriver store = new JpaStoreDriver(bounds, database)) {
       explored = new Explorer(bounds, store).explore();
@@ -171,6 +210,9 @@ class ModelCheckTest {
     assertThat(explored.actionsRun())
         .containsKeys(
             EVERY_ACTION.stream().filter(a -> !beyondTheDepth.contains(a)).toArray(String[]::new));
+    if (!alsoRun.isEmpty()) {
+      assertThat(explored.actionsRun()).containsKeys(alsoRun.toArray(String[]::new));
+    }
     assertThat(explored.states()).isGreaterThan(500);
   }
 }

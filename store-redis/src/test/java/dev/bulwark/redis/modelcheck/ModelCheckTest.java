@@ -8,6 +8,7 @@ import dev.bulwark.tck.modelcheck.Exploration;
 import dev.bulwark.tck.modelcheck.Explorer;
 import dev.bulwark.tck.modelcheck.Kind;
 import dev.bulwark.tck.modelcheck.RandomRun;
+import dev.bulwark.tck.modelcheck.Request;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,6 +50,12 @@ class ModelCheckTest {
           "resend",
           "giveuprequest",
           "keyexpires");
+
+  /** What a batched exploration must have run besides every single action. */
+  private static final List<String> BATCH_ACTIONS =
+      List.of("batch", "losebatchreply", "resendbatch", "giveupbatch", "diemidbatch");
+
+  private static final int BATCH_DEPTH = Integer.getInteger("bulwark.modelcheck.batch-depth", 5);
 
   private ModelCheckSeam seam;
 
@@ -107,6 +114,50 @@ class ModelCheckTest {
             6 + EXTRA_DEPTH));
   }
 
+  /**
+   * The first JVM sends its two requests' operations as one batch, at most twice a sequence,
+   * besides every single step: a batch answered, its reply lost (then re-sent whole or given up),
+   * or its JVM dying once the store applied it.
+   */
+  @Test
+  void batchedBulkheadOfOneAcrossTwoJvms() {
+    explore(
+        new Bounds(
+            "batched bulkhead, limit 1, 3 requests on 2 JVMs",
+            Bounds.spread(3, 2, Kind.PERMIT),
+            1,
+            LEASE,
+            TICK,
+            2,
+            1,
+            1,
+            1,
+            BATCH_DEPTH + EXTRA_DEPTH),
+        BATCH_ACTIONS);
+  }
+
+  /**
+   * A writer and a reader of the first JVM batched together, a reader of the second beside; one
+   * step less deep than the bulkhead's, to keep the default build's time.
+   */
+  @Test
+  void batchedLockKeyWithAWriterAndReaders() {
+    explore(
+        new Bounds(
+            "batched lock key, writer and reader on one JVM, reader on another",
+            List.of(
+                new Request(0, Kind.WRITE), new Request(1, Kind.READ), new Request(0, Kind.READ)),
+            1,
+            LEASE,
+            TICK,
+            2,
+            1,
+            1,
+            1,
+            BATCH_DEPTH - 1 + EXTRA_DEPTH),
+        BATCH_ACTIONS);
+  }
+
   @Test
   void randomBulkheadSchedulesBeyondTheBounds() {
     runRandomly(
@@ -119,6 +170,7 @@ class ModelCheckTest {
             8,
             2,
             3,
+            6,
             0));
   }
 
@@ -134,6 +186,7 @@ class ModelCheckTest {
             8,
             2,
             3,
+            6,
             0));
   }
 
@@ -143,9 +196,16 @@ class ModelCheckTest {
   }
 
   private void explore(Bounds bounds) {
+    explore(bounds, List.of());
+  }
+
+  private void explore(Bounds bounds, List<String> alsoRun) {
     Exploration explored = new Explorer(bounds, new RedisStoreDriver(bounds, seam)).explore();
     System.out.println("model check: " + explored);
     assertThat(explored.actionsRun()).containsKeys(EVERY_ACTION.toArray(String[]::new));
+    if (!alsoRun.isEmpty()) {
+      assertThat(explored.actionsRun()).containsKeys(alsoRun.toArray(String[]::new));
+    }
     assertThat(explored.states()).isGreaterThan(500);
   }
 }

@@ -3,6 +3,7 @@ package dev.bulwark.redis.modelcheck;
 import dev.bulwark.redis.ModelCheckJvm;
 import dev.bulwark.redis.ModelCheckSeam;
 import dev.bulwark.spi.Grant;
+import dev.bulwark.tck.modelcheck.BatchEntry;
 import dev.bulwark.tck.modelcheck.Bounds;
 import dev.bulwark.tck.modelcheck.Caller;
 import dev.bulwark.tck.modelcheck.CheckedLimit;
@@ -28,6 +29,9 @@ final class RedisStoreDriver implements StoreDriver {
   private final List<String> instances = new ArrayList<>();
   private final List<String> keys;
   private final CheckedLimit limit;
+
+  /** The hand-overs the JVMs were told from batch replies, drained by the last {@link #read}. */
+  private List<WakeUp> toldFromReplies = List.of();
 
   RedisStoreDriver(Bounds bounds, ModelCheckSeam seam) {
     this.bounds = bounds;
@@ -79,6 +83,27 @@ final class RedisStoreDriver implements StoreDriver {
     return jvm(request).loseReplyOf(call).map(GiveUp.class::cast);
   }
 
+  /** Through the store's batch call, {@code RedisPermits.apply} or {@code RedisLocks.apply}. */
+  @Override
+  public List<Grant> apply(List<BatchEntry> entries) {
+    ModelCheckJvm jvm = jvm(entries.get(0).request());
+    return limit.apply(jvm.permits(), jvm.locks(), entries);
+  }
+
+  @Override
+  public int batchSteps(List<BatchEntry> entries) {
+    ModelCheckJvm jvm = jvm(entries.get(0).request());
+    return limit.batchSteps(jvm.permits(), jvm.locks(), entries);
+  }
+
+  /** Runs the batch, losing the reply of its script call number {@code step}. */
+  @Override
+  public Optional<GiveUp> applyLosingReply(List<BatchEntry> entries, int step) {
+    return jvm(entries.get(0).request())
+        .loseReplyOf(() -> apply(entries), step)
+        .map(GiveUp.class::cast);
+  }
+
   @Override
   public void giveUp(int request, GiveUp giveUp) {
     jvm(request).run((ModelCheckJvm.GiveUp) giveUp);
@@ -96,9 +121,24 @@ final class RedisStoreDriver implements StoreDriver {
     return CheckedLimit.requests(jvms.get(jvm).renew(limit.leases(requests)));
   }
 
-  /** Reads the store's contents and drains the wake-ups sent since the last read. */
+  /**
+   * Reads the store's contents and drains the wake-ups sent since the last read: those the JVMs
+   * were told from a batch's reply first, then those published.
+   */
   @Override
   public StoreContents read() {
+    toldFromReplies = new ArrayList<>();
+    for (int jvm = 0; jvm < jvms.size(); jvm++) {
+      for (ModelCheckJvm.Told told : jvms.get(jvm).drainTold()) {
+        int request = (int) told.requestId() - 1;
+        if (request < 0
+            || request >= bounds.requests().size()
+            || bounds.requests().get(request).jvm() != jvm) {
+          throw new AssertionError("JVM " + jvm + " was told of request " + told.requestId());
+        }
+        toldFromReplies.add(new WakeUp(request, told.token()));
+      }
+    }
     return RedisStoreContents.fromReply(
         seam.redis().eval(RedisStoreContents.READ, keys, List.of()));
   }
@@ -111,6 +151,8 @@ final class RedisStoreDriver implements StoreDriver {
   /** Puts the store back as {@code contents} at {@code nowMillis}. */
   @Override
   public void restore(StoreContents contents, long nowMillis) {
+    jvms.forEach(ModelCheckJvm::drainTold);
+    toldFromReplies = List.of();
     List<String> writeKeys = new ArrayList<>(keys);
     writeKeys.add(seam.clockKey());
     seam.redis()
@@ -139,10 +181,15 @@ final class RedisStoreDriver implements StoreDriver {
     return seam.clockMillis();
   }
 
-  /** The wake-ups in {@code contents}, by request: notice '<request>:<token>:<mac>'. */
+  /**
+   * The wake-ups of the last step: those told from a batch's reply, then those in {@code contents},
+   * by request: notice '<request>:<token>:<mac>'. One told from a reply cannot be lost on its way,
+   * but the check may still drop it: a waiter that never hears it must learn by polling, which only
+   * adds schedules.
+   */
   @Override
   public List<WakeUp> wakeUps(StoreContents contents) {
-    List<WakeUp> wakeUps = new ArrayList<>();
+    List<WakeUp> wakeUps = new ArrayList<>(toldFromReplies);
     List<String> sent = ((RedisStoreContents) contents).wakeUps();
     for (int i = 0; i + 1 < sent.size(); i += 2) {
       String channel = sent.get(i);

@@ -7,9 +7,10 @@ import java.util.Locale;
 
 /**
  * One step of the system: a caller's store operation, a JVM's renewal, the clock stepping, a
- * wake-up arriving or being lost, a JVM dying, a reply lost and the call re-sent or given up. Each
- * runs the store's own code through the {@link StoreDriver} and says what its caller learns; a
- * reply the store may never give (a live request forgotten) is a {@link Violation} at once.
+ * wake-up arriving or being lost, a JVM dying, a reply lost and the call re-sent or given up; and
+ * the same for a batch, several requests' operations of one JVM sent as one store call. Each runs
+ * the store's own code through the {@link StoreDriver} and says what its caller learns; a reply the
+ * store may never give (a live request forgotten) is a {@link Violation} at once.
  */
 public sealed interface Action {
 
@@ -60,6 +61,9 @@ public sealed interface Action {
           }
         }
         case PENDING -> {
+          if (s.caller(r).batched()) {
+            continue; // the batch's re-send or give-up, below
+          }
           if (store.resendsLostCalls()) {
             actions.add(new Resend(r));
           }
@@ -90,6 +94,29 @@ public sealed interface Action {
       if (s.deathsLeft() > 0) {
         actions.add(new Die(jvm));
       }
+    }
+    if (s.batchesLeft() > 0) {
+      for (int jvm = 0; jvm < s.dead().size(); jvm++) {
+        if (s.isDead(jvm)) {
+          continue;
+        }
+        for (List<BatchEntry> entries : BatchChoices.of(bounds, s, jvm)) {
+          actions.add(new Batch(entries));
+          if (mayLose) {
+            int steps = store.batchSteps(entries);
+            for (int step = 1; step <= steps; step++) {
+              actions.add(new LoseBatchReply(entries, step, steps));
+            }
+          }
+          if (s.deathsLeft() > 0) {
+            actions.add(new DieMidBatch(entries));
+          }
+        }
+      }
+    }
+    for (int lost = 0; lost < s.lostBatches().size(); lost++) {
+      actions.add(new ResendBatch(lost));
+      actions.add(new GiveUpBatch(lost));
     }
     if (s.ticksLeft() > 0) {
       actions.add(new Tick(bounds.tickMillis()));
@@ -140,6 +167,13 @@ public sealed interface Action {
         yield s.with(r, Caller.done(s.now()));
       }
     };
+  }
+
+  /** What a waiter learns from a cancel: it keeps a grant that won the race. */
+  private static ModelState cancelled(ModelState s, int r, Grant grant, long leaseUntil) {
+    return grant.isGranted()
+        ? s.with(r, Caller.holding(leaseUntil))
+        : s.with(r, Caller.done(s.now()));
   }
 
   private static ModelState released(ModelState s, int r, boolean released, long leaseUntil) {
@@ -194,10 +228,7 @@ public sealed interface Action {
   record Cancel(int request) implements Action {
     @Override
     public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
-      Grant grant = store.cancel(request);
-      return grant.isGranted()
-          ? s.with(request, Caller.holding(s.caller(request).leaseUntil()))
-          : s.with(request, Caller.done(s.now()));
+      return cancelled(s, request, store.cancel(request), s.caller(request).leaseUntil());
     }
 
     @Override
@@ -259,6 +290,7 @@ public sealed interface Action {
           store.release(request); // the first one ran: this one finds nothing, as it should
           yield s.with(request, Caller.done(s.now()));
         }
+        case CANCEL -> throw new IllegalStateException("a single cancel is never re-sent");
       };
     }
 
@@ -506,6 +538,215 @@ public sealed interface Action {
     @Override
     public String toString() {
       return "half a lease";
+    }
+  }
+
+  /** Whether a batch, taken from {@code from}, runs a step that decides hand-overs. */
+  private static boolean batchHandsOver(List<BatchEntry> entries, Step from, StoreDriver store) {
+    for (BatchEntry entry : entries) {
+      if (entry.operation() != Caller.Operation.RELEASE
+          || from.store().heldUntil(store.member(entry.request())) != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a batch holds a poll, whose step always drops expired holders first. */
+  private static boolean batchReclaims(List<BatchEntry> entries) {
+    return entries.stream().anyMatch(e -> e.operation() == Caller.Operation.POLL);
+  }
+
+  private static int jvmOf(List<BatchEntry> entries, Bounds bounds) {
+    return bounds.requests().get(entries.get(0).request()).jvm();
+  }
+
+  /**
+   * Several requests of one JVM sent as one batch (the engine's lane): the store applies them one
+   * by one in this order, and each caller learns its answer as it would from the single call.
+   */
+  record Batch(List<BatchEntry> entries) implements Action {
+    public Batch {
+      entries = List.copyOf(entries);
+    }
+
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      List<Grant> answers = store.apply(entries);
+      ModelState next = s.batching();
+      for (int i = 0; i < entries.size(); i++) {
+        int r = entries.get(i).request();
+        Grant grant = answers.get(i);
+        Caller caller = s.caller(r);
+        next =
+            switch (entries.get(i).operation()) {
+              case ACQUIRE -> acquired(next, r, grant, s.now(), bounds);
+              case POLL -> polled(next, r, grant, caller.leaseUntil());
+              case CANCEL -> cancelled(next, r, grant, caller.leaseUntil());
+              case RELEASE -> released(next, r, grant.isGranted(), caller.leaseUntil());
+            };
+      }
+      return next;
+    }
+
+    @Override
+    public boolean handsOver(Step from, StoreDriver store) {
+      return batchHandsOver(entries, from, store);
+    }
+
+    @Override
+    public boolean reclaims(Step from) {
+      return batchReclaims(entries);
+    }
+
+    @Override
+    public String toString() {
+      return "batch" + entries;
+    }
+  }
+
+  /**
+   * A batch runs but the reply of one of its steps is lost: the steps before it answered, it ran,
+   * later ones were never sent, and every caller of the batch hears a failure. The store's give-up
+   * (if it sends one) is held back; the batch is then re-sent whole ({@link ResendBatch}) or given
+   * up ({@link GiveUpBatch}).
+   *
+   * @param step the step whose reply is lost, 1-based
+   * @param steps how many steps the store's batch call makes for these entries
+   */
+  record LoseBatchReply(List<BatchEntry> entries, int step, int steps) implements Action {
+    public LoseBatchReply {
+      entries = List.copyOf(entries);
+    }
+
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      GiveUp giveUp = store.applyLosingReply(entries, step).orElse(null);
+      ModelState next = s.losingAReply().batching();
+      for (BatchEntry entry : entries) {
+        next =
+            next.with(
+                entry.request(),
+                s.caller(entry.request()).pendingInBatch(entry.operation(), s.now()));
+      }
+      boolean whole = step == steps;
+      return next.withLostBatch(
+          new LostBatch(jvmOf(entries, bounds), entries, s.now(), giveUp, whole, whole));
+    }
+
+    @Override
+    public String toString() {
+      return "batch"
+          + entries
+          + (steps == 1 ? " reply lost" : " reply of step " + step + "/" + steps + " lost");
+    }
+  }
+
+  /**
+   * A batch whose reply was lost is sent again, whole, and answered, however late. Sent again
+   * before anything else changed the store or the clock, it must change nothing.
+   */
+  record ResendBatch(int lost) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      LostBatch batch = s.lostBatches().get(lost);
+      List<Grant> answers = store.apply(batch.entries());
+      ModelState next = s.withoutLostBatch(lost);
+      for (int i = 0; i < batch.entries().size(); i++) {
+        int r = batch.entries().get(i).request();
+        Grant grant = answers.get(i);
+        Caller caller = s.caller(r);
+        next =
+            switch (batch.entries().get(i).operation()) {
+              case ACQUIRE -> acquired(next, r, grant, caller.since(), bounds);
+              case POLL -> polled(next, r, grant, caller.leaseUntil());
+              case CANCEL -> cancelled(next, r, grant, caller.leaseUntil());
+              // the first one ran (when the loss was of the last step): this one may find nothing
+              case RELEASE -> next.with(r, Caller.done(s.now()));
+            };
+      }
+      return next;
+    }
+
+    @Override
+    public boolean handsOver(Step from, StoreDriver store) {
+      return from.model().lostBatches().get(lost).entries().stream()
+          .anyMatch(e -> e.operation() != Caller.Operation.RELEASE);
+    }
+
+    @Override
+    public boolean reclaims(Step from) {
+      return batchReclaims(from.model().lostBatches().get(lost).entries());
+    }
+
+    @Override
+    public String toString() {
+      return "resend(lost batch " + (lost + 1) + ")";
+    }
+  }
+
+  /**
+   * A batch whose reply was lost is given up: the store's give-up runs, if it sends one, and every
+   * caller of the batch is done (the engine reports the failure to each).
+   */
+  record GiveUpBatch(int lost) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      LostBatch batch = s.lostBatches().get(lost);
+      if (batch.giveUp() != null) {
+        store.giveUp(batch.entries().get(0).request(), batch.giveUp());
+      }
+      ModelState next = s.withoutLostBatch(lost);
+      for (BatchEntry entry : batch.entries()) {
+        next = next.with(entry.request(), Caller.done(s.now()));
+      }
+      return next;
+    }
+
+    @Override
+    public boolean handsOver(Step from, StoreDriver store) {
+      return from.model().lostBatches().get(lost).giveUp() != null;
+    }
+
+    @Override
+    public String toString() {
+      return "give-up(lost batch " + (lost + 1) + ")";
+    }
+  }
+
+  /**
+   * The store applies a batch and its JVM dies before it acts on the answers: every request of the
+   * batch asked, and none is released, cancelled or renewed any more.
+   */
+  record DieMidBatch(List<BatchEntry> entries) implements Action {
+    public DieMidBatch {
+      entries = List.copyOf(entries);
+    }
+
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      store.apply(entries);
+      ModelState next = s.batching();
+      for (BatchEntry entry : entries) {
+        // it asked: what the store gave it must end within a lease from now
+        next = next.with(entry.request(), Caller.done(s.now()));
+      }
+      return next.dying(jvmOf(entries, bounds), bounds);
+    }
+
+    @Override
+    public boolean handsOver(Step from, StoreDriver store) {
+      return batchHandsOver(entries, from, store);
+    }
+
+    @Override
+    public boolean reclaims(Step from) {
+      return batchReclaims(entries);
+    }
+
+    @Override
+    public String toString() {
+      return "batch" + entries + ", then its JVM dies";
     }
   }
 }

@@ -6,7 +6,9 @@ import java.util.List;
 /**
  * What one exploration covers: the requests (and so the JVMs), the bulkhead's limit (1 for a lock
  * key: one writer), the lease and the clock's step, and how many of the rarer events a sequence may
- * hold: clock steps, JVM deaths, lost replies. {@code depth} bounds the length of a sequence.
+ * hold: clock steps, JVM deaths, lost replies, and batched steps (several requests of one JVM sent
+ * as one store call; a batch whose reply is lost or whose JVM dies mid-batch counts as one, and
+ * also as a lost reply or a death). {@code depth} bounds the length of a sequence.
  *
  * <p>The clock steps by more than half a lease: two steps without a renewal in between let a lease
  * run out, one step with a renewal before it does not.
@@ -20,7 +22,22 @@ public record Bounds(
     int ticks,
     int deaths,
     int lostReplies,
+    int batches,
     int depth) {
+
+  /** Bounds without batched steps: every operation is sent alone. */
+  public Bounds(
+      String name,
+      List<Request> requests,
+      int limit,
+      long leaseMillis,
+      long tickMillis,
+      int ticks,
+      int deaths,
+      int lostReplies,
+      int depth) {
+    this(name, requests, limit, leaseMillis, tickMillis, ticks, deaths, lostReplies, 0, depth);
+  }
 
   public Bounds {
     requests = List.copyOf(requests);

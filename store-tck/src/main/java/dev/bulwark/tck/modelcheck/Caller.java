@@ -15,41 +15,58 @@ package dev.bulwark.tck.modelcheck;
  *     engine's {@code GrantSignal} does: half a lease after the acquire that queued it first ran
  *     (the engine counts from before it asked, which is earlier still); a later notice is only a
  *     hint, answered by a poll
+ * @param batched while pending: whether the lost reply was a batch's ({@link LostBatch}), whose
+ *     re-send or give-up is the batch's, not this caller's alone
  */
 public record Caller(
-    Phase phase, long leaseUntil, long since, Operation pending, GiveUp giveUp, long trustUntil) {
+    Phase phase,
+    long leaseUntil,
+    long since,
+    Operation pending,
+    GiveUp giveUp,
+    long trustUntil,
+    boolean batched) {
 
   static final long NEVER = Long.MIN_VALUE;
 
-  /** The store operations whose reply may be lost. */
+  /**
+   * The store operations whose reply may be lost; a cancel only in a batch (a single cancel whose
+   * reply is lost ends the wait all the same).
+   */
   public enum Operation {
     ACQUIRE,
     POLL,
+    CANCEL,
     RELEASE
   }
 
-  static final Caller IDLE = new Caller(Phase.IDLE, 0, NEVER, null, null, 0);
+  static final Caller IDLE = new Caller(Phase.IDLE, 0, NEVER, null, null, 0, false);
 
   /** Queued by an acquire that first ran at {@code ranAt}. */
   static Caller queued(long ranAt, long lease) {
-    return new Caller(Phase.WAITING, ranAt + lease, 0, null, null, ranAt + lease / 2);
+    return new Caller(Phase.WAITING, ranAt + lease, 0, null, null, ranAt + lease / 2, false);
   }
 
   /** Still waiting, its lease now known to run until {@code until}. */
   Caller waiting(long until) {
-    return new Caller(Phase.WAITING, until, 0, null, null, trustUntil);
+    return new Caller(Phase.WAITING, until, 0, null, null, trustUntil, false);
   }
 
   static Caller holding(long leaseUntil) {
-    return new Caller(Phase.HOLDING, leaseUntil, 0, null, null, 0);
+    return new Caller(Phase.HOLDING, leaseUntil, 0, null, null, 0, false);
   }
 
   static Caller done(long at) {
-    return new Caller(Phase.DONE, 0, at, null, null, 0);
+    return new Caller(Phase.DONE, 0, at, null, null, 0, false);
   }
 
   Caller pending(Operation operation, long ranAt, GiveUp giveUp) {
-    return new Caller(Phase.PENDING, leaseUntil, ranAt, operation, giveUp, 0);
+    return new Caller(Phase.PENDING, leaseUntil, ranAt, operation, giveUp, 0, false);
+  }
+
+  /** Sent {@code operation} in a batch whose reply was lost; the batch holds the give-up. */
+  Caller pendingInBatch(Operation operation, long ranAt) {
+    return new Caller(Phase.PENDING, leaseUntil, ranAt, operation, null, trustUntil, true);
   }
 
   /** Whether a hand-over notice reaching this caller at {@code now} is taken as a grant. */
@@ -78,7 +95,8 @@ public record Caller(
               + Times.ahead(leaseUntil, now)
               + "@"
               + Times.ahead(since + lease, now)
-              + (giveUp == null ? "" : "g");
+              + (giveUp == null ? "" : "g")
+              + (batched ? "b" + Times.ahead(trustUntil, now) : "");
       case DONE -> "D" + (since == NEVER ? "n" : Times.ahead(since + lease, now));
     };
   }

@@ -5,6 +5,7 @@ import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
+import dev.bulwark.spi.Operation;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
 import java.util.List;
@@ -49,6 +50,55 @@ public final class CheckedLimit {
     return bounds.isLock()
         ? locks.release(lock, KEY, id(request))
         : permits.release(permit, id(request));
+  }
+
+  /** Applies {@code entries} as one batch through the store's batch call. */
+  public List<Grant> apply(PermitStore permits, LockStore locks, List<BatchEntry> entries) {
+    List<Operation> operations = entries.stream().map(this::operation).toList();
+    List<Grant> answers =
+        bounds.isLock() ? locks.apply(lock, operations) : permits.apply(permit, operations);
+    if (answers.size() != entries.size()) {
+      throw new IllegalStateException(
+          "a batch of " + entries.size() + " operations got " + answers.size() + " answers");
+    }
+    return answers;
+  }
+
+  /**
+   * How many steps the store's batch call makes: one when the store applies a batch itself (it
+   * overrides the SPI's {@code apply}, which promises one atomic step for a bulkhead, and for the
+   * keys of a lock name that live together), one per operation for the SPI's default.
+   */
+  public int batchSteps(PermitStore permits, LockStore locks, List<BatchEntry> entries) {
+    return overridesApply(bounds.isLock() ? locks : permits) ? 1 : entries.size();
+  }
+
+  private boolean overridesApply(Object store) {
+    Class<?> spi = bounds.isLock() ? LockStore.class : PermitStore.class;
+    Class<?> spec = bounds.isLock() ? LockSpec.class : PermitSpec.class;
+    try {
+      return store.getClass().getMethod("apply", spec, List.class).getDeclaringClass() != spi;
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(spi.getSimpleName() + " has no apply", e);
+    }
+  }
+
+  private Operation operation(BatchEntry entry) {
+    long id = id(entry.request());
+    if (!bounds.isLock()) {
+      return switch (entry.operation()) {
+        case ACQUIRE -> Operation.acquire(id, true);
+        case POLL -> Operation.poll("", id);
+        case CANCEL -> Operation.cancel("", id);
+        case RELEASE -> Operation.release("", id);
+      };
+    }
+    return switch (entry.operation()) {
+      case ACQUIRE -> Operation.acquire(KEY, mode(entry.request()), id, true);
+      case POLL -> Operation.poll(KEY, id);
+      case CANCEL -> Operation.cancel(KEY, id);
+      case RELEASE -> Operation.release(KEY, id);
+    };
   }
 
   /** The leases of {@code requests}, for one batch of renewal. */

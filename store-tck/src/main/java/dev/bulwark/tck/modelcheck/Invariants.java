@@ -27,8 +27,15 @@ final class Invariants {
     storeKeepsWhatCallersCountOn(s, c);
     nothingLiveThatNobodyWants(s, c, now);
     Action step = action instanceof Action.RenewDuring race ? race.step() : action;
-    if (step instanceof Action.Acquire || step instanceof Action.Resend) {
-      newcomerPassesNoWaiter(from, step, to);
+    if (step instanceof Action.Acquire a) {
+      newcomerPassesNoWaiter(from, a.request(), to);
+    } else if (step instanceof Action.Resend resend) {
+      newcomerPassesNoWaiter(from, resend.request(), to);
+    } else if (step instanceof Action.Batch batch) {
+      newcomersOf(batch.entries(), from, to);
+    } else if (step instanceof Action.ResendBatch resend) {
+      newcomersOf(from.model().lostBatches().get(resend.lost()).entries(), from, to);
+      resentBatchChangesNothing(from, resend, to);
     }
     if (action.handsOver(from, store)) {
       noRoomLeftWithWaiters(
@@ -131,9 +138,33 @@ final class Invariants {
         caller.since());
   }
 
+  private void newcomersOf(List<BatchEntry> entries, Step from, Step to) {
+    for (BatchEntry entry : entries) {
+      if (entry.operation() == Caller.Operation.ACQUIRE) {
+        newcomerPassesNoWaiter(from, entry.request(), to);
+      }
+    }
+  }
+
+  /**
+   * A batch whose reply was lost after the store applied all of it, sent again before anything else
+   * changed the store or the clock, changes nothing: every operation in it is idempotent.
+   */
+  private void resentBatchChangesNothing(Step from, Action.ResendBatch resend, Step to) {
+    LostBatch lost = from.model().lostBatches().get(resend.lost());
+    if (!lost.untouched()) {
+      return;
+    }
+    check(
+        to.store().canonical(to.model().now()).equals(from.store().canonical(from.model().now())),
+        "re-sending batch %s changed the store: %s, was %s",
+        lost.entries(),
+        to.store().canonical(to.model().now()),
+        from.store().canonical(from.model().now()));
+  }
+
   /** A newcomer granted at once leaves no one who waited before it still waiting. */
-  private void newcomerPassesNoWaiter(Step from, Action action, Step to) {
-    int r = action instanceof Action.Acquire a ? a.request() : ((Action.Resend) action).request();
+  private void newcomerPassesNoWaiter(Step from, int r, Step to) {
     if (to.model().caller(r).phase() != Phase.HOLDING
         || from.model().caller(r).phase() == Phase.WAITING) {
       return;

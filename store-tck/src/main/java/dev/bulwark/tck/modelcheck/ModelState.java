@@ -7,17 +7,20 @@ import java.util.List;
 /**
  * The callers' side of one explored state: the clock, each request as its caller knows it, the JVMs
  * that died, the wake-ups each JVM has not yet received (in the order its channel delivers them),
- * and what is left of the budget of rare events. The store's side is in {@link StoreContents}.
- * Immutable: every action makes a new one.
+ * the batches whose reply was lost and that are not yet re-sent or given up, and what is left of
+ * the budget of rare events. The store's side is in {@link StoreContents}. Immutable: every action
+ * makes a new one.
  */
 public record ModelState(
     long now,
     List<Caller> callers,
     List<Boolean> dead,
     List<List<WakeUp>> inFlight,
+    List<LostBatch> lostBatches,
     int ticksLeft,
     int deathsLeft,
     int lostRepliesLeft,
+    int batchesLeft,
     long lastWrite,
     long lastFence) {
 
@@ -25,6 +28,7 @@ public record ModelState(
     callers = List.copyOf(callers);
     dead = List.copyOf(dead);
     inFlight = inFlight.stream().map(List::copyOf).toList();
+    lostBatches = List.copyOf(lostBatches);
   }
 
   public static ModelState initial(Bounds bounds, long now) {
@@ -34,9 +38,11 @@ public record ModelState(
         bounds.requests().stream().map(r -> Caller.IDLE).toList(),
         new ArrayList<>(Collections.nCopies(jvms, false)),
         new ArrayList<>(Collections.nCopies(jvms, List.<WakeUp>of())),
+        List.of(),
         bounds.ticks(),
         bounds.deaths(),
         bounds.lostReplies(),
+        bounds.batches(),
         now,
         0);
   }
@@ -53,7 +59,17 @@ public record ModelState(
     List<Caller> next = new ArrayList<>(callers);
     next.set(request, caller);
     return new ModelState(
-        now, next, dead, inFlight, ticksLeft, deathsLeft, lostRepliesLeft, lastWrite, lastFence);
+        now,
+        next,
+        dead,
+        inFlight,
+        lostBatches,
+        ticksLeft,
+        deathsLeft,
+        lostRepliesLeft,
+        batchesLeft,
+        lastWrite,
+        lastFence);
   }
 
   ModelState at(long instant, int ticksLeftAfter) {
@@ -62,9 +78,11 @@ public record ModelState(
         callers,
         dead,
         inFlight,
+        lostBatches,
         ticksLeftAfter,
         deathsLeft,
         lostRepliesLeft,
+        batchesLeft,
         lastWrite,
         lastFence);
   }
@@ -75,14 +93,77 @@ public record ModelState(
         callers,
         dead,
         inFlight,
+        lostBatches,
         ticksLeft,
         deathsLeft,
         lostRepliesLeft - 1,
+        batchesLeft,
         lastWrite,
         lastFence);
   }
 
-  /** JVM {@code jvm} dies: its requests end where they are, and it hears nothing any more. */
+  /** One batched step of the budget is spent. */
+  ModelState batching() {
+    return new ModelState(
+        now,
+        callers,
+        dead,
+        inFlight,
+        lostBatches,
+        ticksLeft,
+        deathsLeft,
+        lostRepliesLeft,
+        batchesLeft - 1,
+        lastWrite,
+        lastFence);
+  }
+
+  /** A batch's reply was lost; its callers are made pending by the caller of this. */
+  ModelState withLostBatch(LostBatch lost) {
+    List<LostBatch> next = new ArrayList<>(lostBatches);
+    next.add(lost);
+    return withLostBatches(next);
+  }
+
+  /** The lost batch at {@code index} was re-sent or given up. */
+  ModelState withoutLostBatch(int index) {
+    List<LostBatch> next = new ArrayList<>(lostBatches);
+    next.remove(index);
+    return withLostBatches(next);
+  }
+
+  /**
+   * The store or the clock changed since the lost batches ran (all but the last one, when {@code
+   * butTheLast}: the step that lost it): a re-send may now change things.
+   */
+  ModelState lostBatchesTouched(boolean butTheLast) {
+    int count = butTheLast ? lostBatches.size() - 1 : lostBatches.size();
+    List<LostBatch> next = new ArrayList<>(lostBatches);
+    for (int i = 0; i < count; i++) {
+      next.set(i, next.get(i).touched());
+    }
+    return next.equals(lostBatches) ? this : withLostBatches(next);
+  }
+
+  private ModelState withLostBatches(List<LostBatch> next) {
+    return new ModelState(
+        now,
+        callers,
+        dead,
+        inFlight,
+        next,
+        ticksLeft,
+        deathsLeft,
+        lostRepliesLeft,
+        batchesLeft,
+        lastWrite,
+        lastFence);
+  }
+
+  /**
+   * JVM {@code jvm} dies: its requests end where they are, it hears nothing any more, and the
+   * batches it lost the replies of are neither re-sent nor given up.
+   */
   ModelState dying(int jvm, Bounds bounds) {
     List<Caller> next = new ArrayList<>(callers);
     for (int r = 0; r < next.size(); r++) {
@@ -99,9 +180,11 @@ public record ModelState(
         next,
         deadNext,
         flightNext,
+        lostBatches.stream().filter(lost -> lost.jvm() != jvm).toList(),
         ticksLeft,
         deathsLeft - 1,
         lostRepliesLeft,
+        batchesLeft,
         lastWrite,
         lastFence);
   }
@@ -121,16 +204,29 @@ public record ModelState(
         next.get(jvm).add(wakeUp);
       }
     }
-    return new ModelState(
-        now, callers, dead, next, ticksLeft, deathsLeft, lostRepliesLeft, lastWrite, lastFence);
+    return withInFlight(next);
   }
 
   /** The first wake-up on its way to {@code jvm} arrives, or is lost: either way it is gone. */
   ModelState withoutFirstWakeUp(int jvm) {
     List<List<WakeUp>> next = new ArrayList<>(inFlight);
     next.set(jvm, inFlight.get(jvm).subList(1, inFlight.get(jvm).size()));
+    return withInFlight(next);
+  }
+
+  private ModelState withInFlight(List<List<WakeUp>> next) {
     return new ModelState(
-        now, callers, dead, next, ticksLeft, deathsLeft, lostRepliesLeft, lastWrite, lastFence);
+        now,
+        callers,
+        dead,
+        next,
+        lostBatches,
+        ticksLeft,
+        deathsLeft,
+        lostRepliesLeft,
+        batchesLeft,
+        lastWrite,
+        lastFence);
   }
 
   /**
@@ -139,7 +235,17 @@ public record ModelState(
    */
   ModelState afterStore(long written, long fence) {
     return new ModelState(
-        now, callers, dead, inFlight, ticksLeft, deathsLeft, lostRepliesLeft, written, fence);
+        now,
+        callers,
+        dead,
+        inFlight,
+        lostBatches,
+        ticksLeft,
+        deathsLeft,
+        lostRepliesLeft,
+        batchesLeft,
+        written,
+        fence);
   }
 
   /** Whether a lease has passed since the last write: a key may have expired since. */
@@ -164,6 +270,15 @@ public record ModelState(
       }
       out.append(';');
     }
-    return out.append('|').append(ticksLeft).append(deathsLeft).append(lostRepliesLeft).toString();
+    out.append('|');
+    for (LostBatch lost : lostBatches) {
+      out.append(lost.canonical(now, bounds.leaseMillis())).append(';');
+    }
+    return out.append('|')
+        .append(ticksLeft)
+        .append(deathsLeft)
+        .append(lostRepliesLeft)
+        .append(batchesLeft)
+        .toString();
   }
 }

@@ -4,7 +4,9 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 
 /**
  * Schedules beyond the exhaustive bounds: from the start, a seeded random choice among the enabled
@@ -45,6 +47,36 @@ public final class RandomRun {
     return total;
   }
 
+  /**
+   * One of {@code enabled}, each single action as likely as the others, and the batches one JVM may
+   * send (sent, lost, or its JVM dying) as likely together as one single action: there are many
+   * more of them, and they would crowd everything else out of a schedule.
+   */
+  private Action pick(List<Action> enabled, Random random) {
+    List<Action> singles = new ArrayList<>();
+    Map<Integer, List<Action>> batchesByJvm = new TreeMap<>();
+    for (Action action : enabled) {
+      List<BatchEntry> entries =
+          action instanceof Action.Batch b
+              ? b.entries()
+              : action instanceof Action.LoseBatchReply l
+                  ? l.entries()
+                  : action instanceof Action.DieMidBatch d ? d.entries() : null;
+      if (entries == null) {
+        singles.add(action);
+      } else {
+        int jvm = bounds.requests().get(entries.get(0).request()).jvm();
+        batchesByJvm.computeIfAbsent(jvm, j -> new ArrayList<>()).add(action);
+      }
+    }
+    int choice = random.nextInt(singles.size() + batchesByJvm.size());
+    if (choice < singles.size()) {
+      return singles.get(choice);
+    }
+    List<Action> ofJvm = new ArrayList<>(batchesByJvm.values()).get(choice - singles.size());
+    return ofJvm.get(random.nextInt(ofJvm.size()));
+  }
+
   /** Runs one schedule of at most {@code steps} actions; returns how many ran. */
   public int run(long seed, int steps) {
     Random random = new Random(seed);
@@ -58,7 +90,7 @@ public final class RandomRun {
         if (enabled.isEmpty()) {
           break;
         }
-        Action action = enabled.get(random.nextInt(enabled.size()));
+        Action action = pick(enabled, random);
         schedule.add(action.toString());
         at = stepper.step(at, action);
       }

@@ -22,6 +22,7 @@ public class Stepper {
   }
 
   public Step step(Step from, Action action) {
+    Step oneAtATime = action instanceof Action.Batch batch ? oneAtATime(from, batch) : null;
     ModelState model = action.apply(store, bounds, from.model());
     StoreContents contents = store.read();
     model = model.sent(store.wakeUps(contents), bounds);
@@ -31,6 +32,12 @@ public class Stepper {
         action instanceof Action.Renew
             || action instanceof Action.RenewDuring
             || (!(action instanceof Action.KeyExpires) && !contents.sameKeys(from.store()));
+    // a batch whose reply was lost, re-sent before anything else changed, must change nothing
+    if (model.now() != from.model().now()
+        || action instanceof Action.Renew
+        || !contents.sameKeys(from.store())) {
+      model = model.lostBatchesTouched(action instanceof Action.LoseBatchReply);
+    }
     Long fence = contents.fence();
     model =
         model.afterStore(
@@ -39,6 +46,9 @@ public class Stepper {
     Step to = new Step(model, contents);
     try {
       invariants.check(from, action, to);
+      if (oneAtATime != null) {
+        sameAsOneAtATime(action, oneAtATime, to);
+      }
     } catch (Violation e) {
       throw new Violation(
           e.getMessage()
@@ -51,6 +61,54 @@ public class Stepper {
           e);
     }
     return to;
+  }
+
+  /**
+   * The batch's operations sent one at a time, in its order, from {@code from} (the store must be
+   * in that state, and is put back in it): what the callers learn and what the store keeps.
+   */
+  private Step oneAtATime(Step from, Action.Batch batch) {
+    ModelState model = from.model();
+    for (BatchEntry entry : batch.entries()) {
+      int r = entry.request();
+      Action single =
+          switch (entry.operation()) {
+            case ACQUIRE -> new Action.Acquire(r);
+            case POLL -> new Action.Poll(r);
+            case CANCEL -> new Action.Cancel(r);
+            case RELEASE -> new Action.Release(r);
+          };
+      model = single.apply(store, bounds, model);
+    }
+    StoreContents contents = store.read();
+    restore(from);
+    return new Step(model, contents);
+  }
+
+  /**
+   * A batch decides exactly as its operations sent one at a time in its order: every caller learns
+   * the same, and the store keeps the same (as its canonical form tells states apart).
+   */
+  private void sameAsOneAtATime(Action action, Step single, Step batched) {
+    long now = batched.model().now();
+    if (!single.model().callers().equals(batched.model().callers())) {
+      throw new Violation(
+          action
+              + " answered unlike its operations sent one at a time: callers "
+              + batched.model().canonical(bounds)
+              + ", one at a time "
+              + single.model().canonical(bounds));
+    }
+    String batchedStore = batched.store().canonical(now);
+    String singleStore = single.store().canonical(now);
+    if (!batchedStore.equals(singleStore)) {
+      throw new Violation(
+          action
+              + " left the store unlike its operations sent one at a time: "
+              + batchedStore
+              + ", one at a time "
+              + singleStore);
+    }
   }
 
   Invariants invariants() {

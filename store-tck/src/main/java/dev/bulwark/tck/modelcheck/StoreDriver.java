@@ -39,9 +39,34 @@ public interface StoreDriver {
     return switch (operation) {
       case ACQUIRE -> () -> acquire(request);
       case POLL -> () -> poll(request);
+      case CANCEL -> () -> cancel(request);
       case RELEASE -> () -> release(request);
     };
   }
+
+  /**
+   * Applies {@code entries} (operations of requests of one JVM) as one batch, through the store's
+   * batch call ({@code PermitStore.apply}, {@code LockStore.apply}) as that JVM's engine sends it:
+   * whichever implementation the store has, its own or the SPI's default.
+   *
+   * @return one answer per entry, in order; a release answers GRANTED when it released
+   */
+  List<Grant> apply(List<BatchEntry> entries);
+
+  /**
+   * How many store steps the batch call makes for {@code entries}, each answered on its own: 1 for
+   * a store that applies a batch as one step (one script call, one transaction), one per operation
+   * for the SPI's default, which sends them one at a time.
+   */
+  int batchSteps(List<BatchEntry> entries);
+
+  /**
+   * Runs the batch call for {@code entries}, losing the reply of its step {@code step} (1-based, at
+   * most {@link #batchSteps}): the steps before it answered, it ran, the ones after it were never
+   * sent, and the call fails as the store fails it. Returns the give-up the store then sends,
+   * unrun, if it sends one.
+   */
+  Optional<GiveUp> applyLosingReply(List<BatchEntry> entries, int step);
 
   /** Runs a give-up that {@link #losingReply} returned. */
   void giveUp(int request, GiveUp giveUp);

@@ -1,0 +1,70 @@
+package dev.bulwark.tck.modelcheck;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The batches a JVM may send from one state: two or more of its live requests, at most {@link
+ * #MAX_SIZE}, in every order (the order in which their callers reached the lane, which the store
+ * keeps), each with one operation its caller may send now: an acquire while idle, a poll or a
+ * cancel while waiting, a release while holding. One operation per request: a caller waits for its
+ * answer before it sends the next.
+ */
+final class BatchChoices {
+
+  /** The largest batch tried: the scenarios give a JVM at most three requests. */
+  static final int MAX_SIZE = 3;
+
+  private BatchChoices() {}
+
+  static List<List<BatchEntry>> of(Bounds bounds, ModelState s, int jvm) {
+    List<List<BatchEntry>> options = new ArrayList<>();
+    for (int r = 0; r < s.callers().size(); r++) {
+      if (bounds.requests().get(r).jvm() != jvm) {
+        continue;
+      }
+      List<BatchEntry> ofRequest = new ArrayList<>();
+      switch (s.caller(r).phase()) {
+        case IDLE -> ofRequest.add(new BatchEntry(r, Caller.Operation.ACQUIRE));
+        case WAITING -> {
+          ofRequest.add(new BatchEntry(r, Caller.Operation.POLL));
+          ofRequest.add(new BatchEntry(r, Caller.Operation.CANCEL));
+        }
+        case HOLDING -> ofRequest.add(new BatchEntry(r, Caller.Operation.RELEASE));
+        case PENDING, DONE -> {}
+      }
+      if (!ofRequest.isEmpty()) {
+        options.add(ofRequest);
+      }
+    }
+    List<List<BatchEntry>> batches = new ArrayList<>();
+    extend(options, new ArrayList<>(), new boolean[options.size()], batches);
+    return batches;
+  }
+
+  /** Every ordered choice of distinct requests of size 2 to {@link #MAX_SIZE}, depth first. */
+  private static void extend(
+      List<List<BatchEntry>> options,
+      List<BatchEntry> prefix,
+      boolean[] used,
+      List<List<BatchEntry>> out) {
+    if (prefix.size() >= 2) {
+      out.add(List.copyOf(prefix));
+    }
+    if (prefix.size() == MAX_SIZE) {
+      return;
+    }
+    for (int i = 0; i < options.size(); i++) {
+      if (used[i]) {
+        continue;
+      }
+      used[i] = true;
+      for (BatchEntry entry : options.get(i)) {
+        prefix.add(entry);
+        extend(options, prefix, used, out);
+        prefix.remove(prefix.size() - 1);
+      }
+      used[i] = false;
+    }
+  }
+}
