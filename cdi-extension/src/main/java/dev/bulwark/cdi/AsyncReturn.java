@@ -25,7 +25,7 @@ abstract class AsyncReturn {
         Executor resume, Callable<? extends CompletionStage<Object>> work);
   }
 
-  private static final String UNI = "io.smallrye.mutiny.Uni";
+  static final String UNI = "io.smallrye.mutiny.Uni";
 
   /** {@code CompletionStage} or {@code CompletableFuture}: the engine's stage is returned as is. */
   private static final AsyncReturn STAGE =
@@ -36,6 +36,13 @@ abstract class AsyncReturn {
               resumption.executor(), resumption.withRequestContext(() -> stage(context.proceed())));
         }
       };
+
+  /** Whether {@link #of} runs a method returning {@code type} asynchronously. */
+  static boolean isAsync(Class<?> type) {
+    return type == CompletionStage.class
+        || type == CompletableFuture.class
+        || type.getName().equals(UNI);
+  }
 
   /**
    * The strategy for {@code method}'s return type; null for a synchronous method. {@code Uni} is

@@ -3,7 +3,6 @@ package dev.bulwark.cdi;
 import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.DistributedLock;
 import dev.bulwark.DistributedRateLimit;
-import dev.bulwark.core.config.ConfigLookup;
 import jakarta.annotation.Priority;
 import jakarta.decorator.Decorator;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
@@ -13,9 +12,7 @@ import jakarta.enterprise.inject.build.compatible.spi.SkipIfPortableExtensionPre
 import jakarta.enterprise.inject.build.compatible.spi.Synthesis;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
 import jakarta.interceptor.Interceptor;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -25,11 +22,19 @@ import java.util.Set;
  * The one exception is the interceptors' priority, which a container fixes at build time: it
  * follows {@code mp.fault.tolerance.interceptor.priority} as Quarkus' own FT extension reads it
  * then.
+ *
+ * <p>Where a container has an extension of its own for Bulwark (Quarkus' {@code bulwark-quarkus}),
+ * that one does this work and marks its build with the resource {@value #TAKEN_OVER}: this
+ * extension then does nothing, so the two never both declare the limits.
  */
 @SkipIfPortableExtensionPresent(BulwarkExtension.class)
 public class BulwarkBuildExtension implements BuildCompatibleExtension {
 
+  /** Present on the build's class path when a container's own Bulwark extension does the work. */
+  public static final String TAKEN_OVER = "META-INF/bulwark/build-compatible-extension-taken-over";
+
   private final Set<String> guarded = new LinkedHashSet<>();
+  private final boolean takenOver = takenOver();
 
   @Enhancement(
       types = Object.class,
@@ -40,6 +45,9 @@ public class BulwarkBuildExtension implements BuildCompatibleExtension {
         DistributedLock.class
       })
   public void collect(ClassConfig type) {
+    if (takenOver) {
+      return;
+    }
     // interceptors carry the bindings they implement; they are not guarded beans
     if (!type.info().hasAnnotation(Interceptor.class)
         && !type.info().hasAnnotation(Decorator.class)) {
@@ -50,33 +58,34 @@ public class BulwarkBuildExtension implements BuildCompatibleExtension {
   @Enhancement(
       types = {RateLimitInterceptor.class, BulkheadInterceptor.class, LockInterceptor.class})
   public void placeInsideFaultTolerance(ClassConfig type) {
-    Integer priority = priorities().get(type.info().name());
+    if (takenOver) {
+      return;
+    }
+    Integer priority = InterceptorPlacement.byClassName().get(type.info().name());
     if (priority != null) {
       type.removeAnnotation(annotation -> annotation.name().equals(Priority.class.getName()));
       type.addAnnotation(Priorities.literal(priority));
     }
   }
 
-  /** By class name: the build's view of a class is not a loaded class. */
-  private static Map<String, Integer> priorities() {
-    ConfigLookup config;
-    try {
-      config = MpConfigLookup.current();
-    } catch (IllegalStateException e) {
-      return Map.of(); // no config at build time: FT's priority cannot have moved either
-    }
-    Map<String, Integer> byName = new HashMap<>();
-    Priorities.inside(config).forEach((type, priority) -> byName.put(type.getName(), priority));
-    return byName;
-  }
-
   @Synthesis
   public void register(SyntheticComponents components) {
+    if (takenOver) {
+      return;
+    }
     components
         .addBean(DeclaredLimits.class)
         .type(DeclaredLimits.class)
         .scope(jakarta.inject.Singleton.class)
         .withParam(DeclaredLimitsCreator.CLASSES, guarded.toArray(String[]::new))
         .createWith(DeclaredLimitsCreator.class);
+  }
+
+  private static boolean takenOver() {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    if (loader == null) {
+      loader = BulwarkBuildExtension.class.getClassLoader();
+    }
+    return loader.getResource(TAKEN_OVER) != null;
   }
 }

@@ -83,11 +83,9 @@ public class BulwarkExtension implements Extension {
     LimitCatalog catalog = new LimitCatalog(new DefinitionResolver(MpConfigLookup.current()));
     try {
       EngineSettings.from(MpConfigLookup.current());
-      List<LimitDeclaration> declarations = new ArrayList<>(GuardedMethods.declarations(guarded));
-      declarations.addAll(mapped);
-      catalog
-          .declareAll(declarations)
-          .forEach(problem -> discovery.addDefinitionError(new DefinitionException(problem)));
+      List<String> problems = new ArrayList<>(GuardedClasses.declare(catalog, guarded));
+      problems.addAll(catalog.declareAll(mapped));
+      problems.forEach(problem -> discovery.addDefinitionError(new DefinitionException(problem)));
     } catch (InvalidDefinitionException e) {
       discovery.addDefinitionError(new DefinitionException(e.getMessage(), e));
     }

@@ -1,0 +1,62 @@
+package dev.bulwark.cdi;
+
+import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.config.DefinitionResolver;
+import dev.bulwark.core.registry.LimitCatalog;
+import jakarta.enterprise.inject.spi.DefinitionException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The bean classes that carry a Bulwark binding, declared as one: every guarded method's
+ * declarations resolved into a catalog and checked with {@link GuardedSignatures}. The one entry
+ * for containers that find the classes themselves (the build-compatible extension, Quarkus'
+ * extension), so each applies the same rules.
+ */
+public final class GuardedClasses {
+
+  private GuardedClasses() {}
+
+  /**
+   * What is wrong with the classes' declarations under {@code config}, one message per problem,
+   * each naming the method (and the member or key): {@link ConfigLookup#empty()} finds what is
+   * wrong whatever the config, as a build can.
+   */
+  public static List<String> problems(Collection<Class<?>> classes, ConfigLookup config) {
+    LimitCatalog catalog = new LimitCatalog(new DefinitionResolver(config));
+    return declare(catalog, classes);
+  }
+
+  /**
+   * The declared limits of the named classes under the application's config, when it starts.
+   *
+   * @throws DefinitionException naming every invalid or conflicting declaration
+   * @throws IllegalStateException when a class recorded at build time cannot be loaded
+   */
+  public static DeclaredLimits declared(Collection<String> classNames, ClassLoader loader) {
+    List<Class<?>> classes = new ArrayList<>();
+    for (String name : classNames) {
+      try {
+        classes.add(Class.forName(name, false, loader));
+      } catch (ClassNotFoundException e) {
+        throw new IllegalStateException(
+            "Bulwark: guarded class " + name + " is gone at runtime", e);
+      }
+    }
+    LimitCatalog catalog = new LimitCatalog(new DefinitionResolver(MpConfigLookup.current()));
+    List<String> problems = declare(catalog, classes);
+    if (!problems.isEmpty()) {
+      throw new DefinitionException(String.join(System.lineSeparator(), problems));
+    }
+    return new DeclaredLimits(catalog);
+  }
+
+  /** Declares every guarded method into {@code catalog}; what is wrong, one message each. */
+  static List<String> declare(LimitCatalog catalog, Collection<Class<?>> classes) {
+    List<String> problems =
+        new ArrayList<>(catalog.declareAll(GuardedMethods.declarations(classes)));
+    problems.addAll(GuardedSignatures.check(classes, catalog));
+    return problems;
+  }
+}
