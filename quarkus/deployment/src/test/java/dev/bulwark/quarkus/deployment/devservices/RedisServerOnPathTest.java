@@ -35,7 +35,10 @@ class RedisServerOnPathTest {
   @RegisterExtension
   static final QuarkusUnitTest APP =
       new QuarkusUnitTest()
-          .withApplicationRoot(archive -> archive.addClasses(Guarded.class))
+          .withApplicationRoot(
+              archive ->
+                  archive.addClasses(Guarded.class, RedisServers.class, ExecutableOnPath.class))
+          .overrideConfigKey("quarkus.http.test-port", "0")
           .overrideConfigKey("bulwark.store", "redis")
           .overrideConfigKey("bulwark.redis.key-prefix", PREFIX);
 
