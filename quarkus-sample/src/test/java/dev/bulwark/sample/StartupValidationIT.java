@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packaged application, started as its own process: Quarkus runs Bulwark's build-compatible
- * extension at build time, so an invalid config value must still stop the application when it
- * starts, naming the method, the member and the key.
+ * The packaged application, started as its own process: Bulwark's Quarkus extension checks at build
+ * time only what is wrong whatever the config, so an invalid config value must still stop the
+ * application when it starts, naming the method, the member and the key.
  */
 class StartupValidationIT {
 

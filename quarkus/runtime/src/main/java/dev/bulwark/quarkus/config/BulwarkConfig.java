@@ -1,0 +1,49 @@
+package dev.bulwark.quarkus.config;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithName;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Bulwark's {@code bulwark.*} keys as Quarkus sees them: so that Quarkus reports a key it does not
+ * know and generates their reference. Bulwark itself still reads every key through MicroProfile
+ * Config, with its own checks and messages (naming method, member and key), and with the FT-style
+ * keys ({@code <class>/<method>/DistributedBulkhead/value}), which live outside this prefix: every
+ * value is therefore text here, and what each means, its default and its checks are in
+ * docs/configuration.md, the one reference.
+ */
+@ConfigMapping(prefix = "bulwark")
+@ConfigRoot(phase = ConfigPhase.RUN_TIME)
+public interface BulwarkConfig {
+
+  /** The store that keeps the limits: {@code local} (the default), {@code redis}, {@code jpa}. */
+  Optional<String> store();
+
+  /** {@code false} makes every binding a pass-through. */
+  Optional<String> enabled();
+
+  /** What a call does while the store cannot be reached. */
+  Optional<String> failurePolicy();
+
+  /** Bulkheads by name. */
+  Map<String, BulkheadConfig> bulkhead();
+
+  /** Rate limits by name. */
+  @WithName("rate-limit")
+  Map<String, RateLimitConfig> rateLimit();
+
+  /** Locks by name. */
+  Map<String, LockConfig> lock();
+
+  /** The Redis store. */
+  RedisConfig redis();
+
+  /** The JPA store. */
+  JpaConfig jpa();
+
+  /** The MicroProfile Fault Tolerance bridge. */
+  FaultToleranceConfig faultTolerance();
+}
