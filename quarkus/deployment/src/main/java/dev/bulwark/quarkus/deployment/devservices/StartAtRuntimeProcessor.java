@@ -14,13 +14,18 @@ import org.jboss.jandex.Type;
 
 /**
  * The engine starts with the runtime config (see {@link StartAtRuntime}), so it sees the URL Dev
- * Services hand the application: bulwark-cdi's startup check, which Quarkus would run during static
- * init, is turned off for the extension's own.
+ * Services hand the application: bulwark-cdi's startup check and the metrics beans' binding, which
+ * Quarkus would run during static init, are turned off for the extension's own.
  */
 public class StartAtRuntimeProcessor {
 
   private static final DotName INITIALIZED = DotName.createSimple(Initialized.class);
-  private static final DotName STARTUP_CHECK = DotName.createSimple("dev.bulwark.cdi.StartupCheck");
+
+  /** The classes whose observers of {@code @Initialized(ApplicationScoped.class)} start it. */
+  private static final Set<DotName> STARTING =
+      Set.of(
+          DotName.createSimple("dev.bulwark.cdi.StartupCheck"),
+          DotName.createSimple("dev.bulwark.cdi.MetricsListenerBean"));
 
   @BuildStep
   AdditionalBeanBuildItem startAtRuntime() {
@@ -43,7 +48,7 @@ public class StartAtRuntimeProcessor {
           @Override
           public void transform(TransformationContext context) {
             if (context.getMethod() != null
-                && context.getMethod().declaringClass().name().equals(STARTUP_CHECK)) {
+                && STARTING.contains(context.getMethod().declaringClass().name())) {
               context.veto();
             }
           }
