@@ -1,0 +1,83 @@
+package dev.bulwark.quarkus.deployment.devservices;
+
+import io.quarkus.deployment.Capabilities;
+import io.quarkus.deployment.Capability;
+import io.quarkus.deployment.IsDevServicesSupportedByLaunchMode;
+import io.quarkus.deployment.annotations.BuildProducer;
+import io.quarkus.deployment.annotations.BuildStep;
+import io.quarkus.deployment.annotations.BuildSteps;
+import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
+import io.quarkus.deployment.builditem.DockerStatusBuildItem;
+import io.quarkus.deployment.dev.devservices.DevServicesConfig;
+import io.quarkus.runtime.configuration.ConfigurationException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Dev and test mode with nothing to set up: {@code bulwark.store=redis} and no Redis configured
+ * gets a Redis that Bulwark finds or starts (see {@link BulwarkRedis}), handed to the application
+ * as {@code bulwark.redis.url}. The JPA store needs nothing here: with no {@code bulwark.jpa.*} key
+ * it works on the application's default persistence unit, whose datasource Quarkus' own Dev
+ * Services provide.
+ */
+@BuildSteps(onlyIf = {IsDevServicesSupportedByLaunchMode.class, DevServicesConfig.Enabled.class})
+public class BulwarkDevServicesProcessor {
+
+  static final String FEATURE = "bulwark";
+  static final String URL_KEY = "bulwark.redis.url";
+
+  /** Any of these set means the user chose a Redis. */
+  private static final Set<String> CONNECTION_KEYS =
+      Set.of(URL_KEY, "bulwark.redis.cluster-nodes", "bulwark.redis.sentinel.master");
+
+  private static final String REDIS_HOSTS = "quarkus.redis.hosts";
+
+  @BuildStep
+  void redis(
+      Capabilities capabilities,
+      DockerStatusBuildItem containerRuntime,
+      BuildProducer<DevServicesResultBuildItem> services) {
+    Config config = ConfigProvider.getConfig();
+    if (!"redis".equals(text(config, "bulwark.store"))
+        || CONNECTION_KEYS.stream().anyMatch(k -> text(config, k) != null)) {
+      return;
+    }
+    boolean redisClient =
+        capabilities.isPresent(Capability.REDIS_CLIENT)
+            && text(config, REDIS_HOSTS) == null
+            && config
+                .getOptionalValue("quarkus.redis.devservices.enabled", Boolean.class)
+                .orElse(true);
+    String redisServer = ExecutableOnPath.find("redis-server").map(Path::toString).orElse(null);
+    // asking the container runtime can take a while: only when its answer matters
+    boolean containers =
+        (redisClient || redisServer == null) && containerRuntime.isContainerRuntimeAvailable();
+    RedisSources sources = new RedisSources(redisClient && containers, redisServer, containers);
+    if (!sources.any()) {
+      throw new ConfigurationException(DevServicesMessages.nothingToStart(), Set.of(URL_KEY));
+    }
+    DevServicesResultBuildItem.OwnedServiceBuilder<BulwarkRedis> service =
+        DevServicesResultBuildItem.owned()
+            .feature(FEATURE)
+            .serviceName("redis")
+            .description("Redis for Bulwark's store")
+            .serviceConfig(sources)
+            .startable(() -> new BulwarkRedis(sources));
+    if (sources.redisDevService()) {
+      service.dependsOnConfig(REDIS_HOSTS, BulwarkRedis::useRedisDevService, true);
+    }
+    services.produce(service.configProvider(Map.of(URL_KEY, BulwarkRedis::url)).build());
+  }
+
+  /** The key's value, trimmed; null when unset or blank. */
+  private static String text(Config config, String key) {
+    return config
+        .getOptionalValue(key, String.class)
+        .map(String::trim)
+        .filter(v -> !v.isEmpty())
+        .orElse(null);
+  }
+}

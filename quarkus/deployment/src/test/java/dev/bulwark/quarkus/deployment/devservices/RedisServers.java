@@ -1,0 +1,28 @@
+package dev.bulwark.quarkus.deployment.devservices;
+
+import java.util.Optional;
+
+/** What the Dev Services tests need to know about {@code redis-server} here. */
+final class RedisServers {
+
+  private RedisServers() {}
+
+  /** A redis-server is on the PATH, or this is CI, where its absence must fail the test. */
+  static boolean onPathOrCi() {
+    return ExecutableOnPath.find("redis-server").isPresent()
+        || "true".equalsIgnoreCase(System.getenv("CI"));
+  }
+
+  /** One field of an {@code INFO} reply, e.g. {@code process_id}. */
+  static String field(String info, String name) {
+    return info.lines()
+        .filter(line -> line.startsWith(name + ":"))
+        .map(line -> line.substring(name.length() + 1).strip())
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("INFO has no " + name + ": " + info));
+  }
+
+  static Optional<java.nio.file.Path> onPath() {
+    return ExecutableOnPath.find("redis-server");
+  }
+}
