@@ -13,15 +13,17 @@ import java.sql.Statement;
  * rather than system properties, because JMH's forked JVMs inherit the environment but not {@code
  * -D}.
  */
-final class PostgresTarget {
+public final class PostgresTarget {
 
   /** {@code BULWARK_BENCH_JDBC_URL}, by default the local server's database {@code test}. */
-  static final String URL =
+  public static final String URL =
       System.getenv()
           .getOrDefault("BULWARK_BENCH_JDBC_URL", "jdbc:postgresql://127.0.0.1:5432/test");
 
-  static final String USER = System.getenv().getOrDefault("BULWARK_BENCH_JDBC_USER", "postgres");
-  static final String PASSWORD = System.getenv().getOrDefault("BULWARK_BENCH_JDBC_PASSWORD", "");
+  public static final String USER =
+      System.getenv().getOrDefault("BULWARK_BENCH_JDBC_USER", "postgres");
+  public static final String PASSWORD =
+      System.getenv().getOrDefault("BULWARK_BENCH_JDBC_PASSWORD", "");
   static final String SCHEMA = "bulwark_bench";
 
   /** At least as many connections as benchmark threads, so nobody waits for the pool. */
