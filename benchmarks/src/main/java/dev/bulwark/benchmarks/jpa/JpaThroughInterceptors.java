@@ -64,14 +64,15 @@ public class JpaThroughInterceptors {
 
     @Setup(Level.Trial)
     public void boot() {
-      PostgresTarget.prepare();
+      // a schema of its own, created afresh: another build's tables may have other columns
+      String schema = PostgresTarget.freshSchema(PostgresTarget.SCHEMA + "_icpt");
       container =
           GuardedContainer.boot(
               Map.of(
                   "bulwark.store",
                   "jpa",
                   "bulwark.jpa.url",
-                  PostgresTarget.schemaUrl(),
+                  PostgresTarget.schemaUrl(schema),
                   "bulwark.jpa.user",
                   PostgresTarget.USER,
                   "bulwark.jpa.password",

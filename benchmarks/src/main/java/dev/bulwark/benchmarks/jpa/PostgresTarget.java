@@ -33,7 +33,27 @@ public final class PostgresTarget {
 
   /** The URL with the benchmark's schema as the current one. */
   static String schemaUrl() {
-    return URL + (URL.contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA;
+    return schemaUrl(SCHEMA);
+  }
+
+  /** The URL with {@code schema} as the current one. */
+  static String schemaUrl(String schema) {
+    return URL + (URL.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+  }
+
+  /**
+   * Drops {@code schema} with everything in it and creates it empty: a store whose tables another
+   * build created (perhaps with other columns) then creates its own.
+   */
+  static String freshSchema(String schema) {
+    try (Connection connection = DriverManager.getConnection(URL, USER, PASSWORD);
+        Statement statement = connection.createStatement()) {
+      statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+      statement.execute("CREATE SCHEMA " + schema);
+      return schema;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create schema " + schema + " at " + URL, e);
+    }
   }
 
   /** Creates the benchmark's schema if it is missing and runs {@code ddl} in it. */
