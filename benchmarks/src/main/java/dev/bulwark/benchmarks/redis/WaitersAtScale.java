@@ -125,6 +125,7 @@ public final class WaitersAtScale {
   /** What one run gave. */
   record Result(
       long failures,
+      long failedWaiters,
       String failedWith,
       double handOversPerSecond,
       double commandsPerSecond,
@@ -136,10 +137,11 @@ public final class WaitersAtScale {
 
   static void printHeader() {
     System.out.printf(
-        "%7s %5s %8s %10s %10s %10s %9s %6s %5s  %s%n",
+        "%7s %5s %8s %8s %10s %10s %10s %9s %6s %5s  %s%n",
         "waiters",
         "round",
         "failed",
+        "failers",
         "handover/s",
         "cmds/s",
         "scripts/s",
@@ -151,10 +153,11 @@ public final class WaitersAtScale {
 
   static void print(int count, int round, Result r) {
     System.out.printf(
-        "%7d %5d %8d %10.0f %10.0f %10.0f %9.0f %6d %5.1f  %s%s%n",
+        "%7d %5d %8d %8d %10.0f %10.0f %10.0f %9.0f %6d %5.1f  %s%s%n",
         count,
         round,
         r.failures,
+        r.failedWaiters,
         r.handOversPerSecond,
         r.commandsPerSecond,
         r.scriptsPerSecond,
@@ -181,6 +184,7 @@ public final class WaitersAtScale {
       Permit first = bulkhead.acquire();
       AtomicLong grants = new AtomicLong();
       Map<String, LongAdder> failures = new ConcurrentHashMap<>();
+      LongAdder failedWaiters = new LongAdder();
       CountDownLatch asked = new CountDownLatch(count);
       AtomicBoolean stopping = new AtomicBoolean();
       List<Thread> waiters = new ArrayList<>(count);
@@ -189,6 +193,7 @@ public final class WaitersAtScale {
             threads.newThread(
                 () -> {
                   asked.countDown();
+                  boolean failed = false;
                   while (!stopping.get()) {
                     try {
                       Permit permit = bulkhead.acquire();
@@ -201,6 +206,10 @@ public final class WaitersAtScale {
                     } catch (RuntimeException | InterruptedException e) {
                       if (!stopping.get()) {
                         failures.computeIfAbsent(rootCause(e), k -> new LongAdder()).increment();
+                        if (!failed) {
+                          failed = true;
+                          failedWaiters.increment();
+                        }
                       }
                     }
                   }
@@ -245,6 +254,7 @@ public final class WaitersAtScale {
       }
       return new Result(
           failures.values().stream().mapToLong(LongAdder::sum).sum(),
+          failedWaiters.sum(),
           failures.entrySet().stream()
               .map(e -> e.getValue().sum() + "x " + e.getKey())
               .collect(Collectors.joining("; ")),
