@@ -17,11 +17,11 @@ import org.jboss.weld.environment.se.WeldContainer;
  * extensions, so every registered extension (SmallRye Config, SmallRye Fault Tolerance, Bulwark) is
  * added here by hand.
  */
-final class BenchmarkContainer {
+public final class BenchmarkContainer {
 
   private BenchmarkContainer() {}
 
-  static WeldContainer boot(Class<?>... beanClasses) {
+  public static WeldContainer boot(Class<?>... beanClasses) {
     Weld weld =
         new Weld()
             .disableDiscovery()

@@ -20,18 +20,25 @@ public final class Bucket4jOnPostgres implements AutoCloseable {
   private final HikariDataSource pool;
   private final Bucket bucket;
 
+  /** A bucket that never runs dry: a billion tokens a second. */
   public Bucket4jOnPostgres() {
+    this(BUCKET, 1_000_000_000L);
+  }
+
+  /**
+   * Bucket {@code id} of {@code perSecond} tokens, refilled greedily at {@code perSecond} a second.
+   */
+  public Bucket4jOnPostgres(long id, long perSecond) {
     PostgresTarget.prepare(
         "CREATE TABLE IF NOT EXISTS " + TABLE + " (id BIGINT PRIMARY KEY, state BYTEA)",
-        "DELETE FROM " + TABLE);
+        "DELETE FROM " + TABLE + " WHERE id = " + id);
     pool = PostgresTarget.pool("bench-bucket4j");
-    // a billion tokens a second, refilled greedily: the bucket never runs dry
     BucketConfiguration configuration =
         BucketConfiguration.builder()
             .addLimit(
                 Bandwidth.builder()
-                    .capacity(1_000_000_000L)
-                    .refillGreedy(1_000_000_000L, Duration.ofSeconds(1))
+                    .capacity(perSecond)
+                    .refillGreedy(perSecond, Duration.ofSeconds(1))
                     .build())
             .build();
     bucket =
@@ -39,7 +46,7 @@ public final class Bucket4jOnPostgres implements AutoCloseable {
             .table(TABLE)
             .build()
             .builder()
-            .build(BUCKET, () -> configuration);
+            .build(id, () -> configuration);
   }
 
   public boolean tryConsume() {

@@ -13,15 +13,17 @@ import java.sql.Statement;
  * rather than system properties, because JMH's forked JVMs inherit the environment but not {@code
  * -D}.
  */
-final class PostgresTarget {
+public final class PostgresTarget {
 
   /** {@code BULWARK_BENCH_JDBC_URL}, by default the local server's database {@code test}. */
-  static final String URL =
+  public static final String URL =
       System.getenv()
           .getOrDefault("BULWARK_BENCH_JDBC_URL", "jdbc:postgresql://127.0.0.1:5432/test");
 
-  static final String USER = System.getenv().getOrDefault("BULWARK_BENCH_JDBC_USER", "postgres");
-  static final String PASSWORD = System.getenv().getOrDefault("BULWARK_BENCH_JDBC_PASSWORD", "");
+  public static final String USER =
+      System.getenv().getOrDefault("BULWARK_BENCH_JDBC_USER", "postgres");
+  public static final String PASSWORD =
+      System.getenv().getOrDefault("BULWARK_BENCH_JDBC_PASSWORD", "");
   static final String SCHEMA = "bulwark_bench";
 
   /** At least as many connections as benchmark threads, so nobody waits for the pool. */
@@ -31,7 +33,27 @@ final class PostgresTarget {
 
   /** The URL with the benchmark's schema as the current one. */
   static String schemaUrl() {
-    return URL + (URL.contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA;
+    return schemaUrl(SCHEMA);
+  }
+
+  /** The URL with {@code schema} as the current one. */
+  static String schemaUrl(String schema) {
+    return URL + (URL.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+  }
+
+  /**
+   * Drops {@code schema} with everything in it and creates it empty: a store whose tables another
+   * build created (perhaps with other columns) then creates its own.
+   */
+  static String freshSchema(String schema) {
+    try (Connection connection = DriverManager.getConnection(URL, USER, PASSWORD);
+        Statement statement = connection.createStatement()) {
+      statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+      statement.execute("CREATE SCHEMA " + schema);
+      return schema;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create schema " + schema + " at " + URL, e);
+    }
   }
 
   /** Creates the benchmark's schema if it is missing and runs {@code ddl} in it. */

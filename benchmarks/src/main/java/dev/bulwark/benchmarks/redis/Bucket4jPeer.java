@@ -20,7 +20,13 @@ public final class Bucket4jPeer implements AutoCloseable {
   private final RedisClient client;
   private final Bucket bucket;
 
+  /** A bucket that never runs dry: a billion tokens a second. */
   public Bucket4jPeer() {
+    this(KEY, 1_000_000_000L);
+  }
+
+  /** A bucket of {@code perSecond} tokens, refilled greedily at {@code perSecond} a second. */
+  public Bucket4jPeer(String key, long perSecond) {
     ConnectionPoolConfig pool = new ConnectionPoolConfig();
     pool.setMaxTotal(JedisFloor.POOL_SIZE);
     pool.setMaxIdle(JedisFloor.POOL_SIZE);
@@ -30,14 +36,13 @@ public final class Bucket4jPeer implements AutoCloseable {
             .hostAndPort(RedisTarget.host(), RedisTarget.port())
             .poolConfig(pool)
             .build();
-    client.del(KEY);
-    // a billion tokens a second, refilled greedily: the bucket never runs dry
+    client.del(key);
     BucketConfiguration configuration =
         BucketConfiguration.builder()
             .addLimit(
                 Bandwidth.builder()
-                    .capacity(1_000_000_000L)
-                    .refillGreedy(1_000_000_000L, Duration.ofSeconds(1))
+                    .capacity(perSecond)
+                    .refillGreedy(perSecond, Duration.ofSeconds(1))
                     .build())
             .build();
     bucket =
@@ -45,7 +50,7 @@ public final class Bucket4jPeer implements AutoCloseable {
             .keyMapper(Mapper.STRING)
             .build()
             .builder()
-            .build(KEY, () -> configuration);
+            .build(key, () -> configuration);
   }
 
   public boolean tryConsume() {

@@ -75,6 +75,14 @@ public final class RedissonPeer implements AutoCloseable {
     semaphore.release();
   }
 
+  /** A fresh rate limiter of {@code perSecond} calls a second, OVERALL, named {@code name}. */
+  public RRateLimiter rateLimiter(String name, long perSecond) {
+    RRateLimiter limiter = client.getRateLimiter(PREFIX + name);
+    limiter.delete();
+    limiter.trySetRate(RateType.OVERALL, perSecond, Duration.ofSeconds(1));
+    return limiter;
+  }
+
   public RReadWriteLock readWriteLock(String key) {
     return client.getReadWriteLock(PREFIX + "rw:" + key);
   }
