@@ -103,9 +103,9 @@ public sealed interface Action {
         for (List<BatchEntry> entries : BatchChoices.of(bounds, s, jvm)) {
           actions.add(new Batch(entries));
           if (mayLose) {
-            int steps = store.batchSteps(entries);
-            for (int step = 1; step <= steps; step++) {
-              actions.add(new LoseBatchReply(entries, step, steps));
+            int batchSteps = store.batchSteps(entries);
+            for (int step = 1; step <= batchSteps; step++) {
+              actions.add(new LoseBatchReply(entries, step, batchSteps));
             }
           }
           if (s.deathsLeft() > 0) {
