@@ -114,7 +114,14 @@ class LaneTest {
       int mine = op;
       AtomicReference<String> answer = new AtomicReference<>();
       answers.add(answer);
-      start("caller-" + op, () -> answer.set(lane.call(mine)));
+      start(
+          "caller-" + op,
+          () -> {
+            answer.set(lane.call(mine));
+            if (Thread.currentThread().isInterrupted()) {
+              answer.set("interrupted, though nobody interrupted it");
+            }
+          });
     }
     waitUntil("all callers queued", () -> lane.queuedCount() == callers);
     first.release();
@@ -347,6 +354,30 @@ class LaneTest {
     assertThat(second).isCompletedWithValue("answer 2");
     assertThat(lane.queuedCount()).isZero();
     assertThat(lane.flush(0, TimeUnit.SECONDS)).as("an idle lane is flushed at once").isTrue();
+    assertThat(CompletableFuture.supplyAsync(() -> lane.call(3)).get(10, TimeUnit.SECONDS))
+        .as("another thread uses the lane after the flush")
+        .isEqualTo("answer 3");
+  }
+
+  @Test
+  void anInterruptedFlushReturnsAtOnceAndKeepsTheInterrupt() throws Exception {
+    RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+    RecordingSender.Hold held = sender.holdNext();
+    CompletableFuture<String> posted = lane.post(1);
+    held.awaitEntered();
+
+    Thread.currentThread().interrupt();
+    boolean flushed;
+    try {
+      flushed = lane.flush(1, TimeUnit.HOURS);
+    } finally {
+      assertThat(Thread.interrupted()).as("the interrupt is kept").isTrue();
+    }
+
+    assertThat(flushed).as("a batch is still held").isFalse();
+    held.release();
+    assertThat(posted.get(10, TimeUnit.SECONDS)).isEqualTo("answer 1");
   }
 
   @Test
@@ -474,6 +505,23 @@ class LaneTest {
   }
 
   @Test
+  void aSubmitByAnInterruptedThreadIsSentUninterruptedAndTheInterruptKept() {
+    RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+
+    Thread.currentThread().interrupt();
+    CompletableFuture<String> answer;
+    try {
+      answer = lane.submit(1);
+    } finally {
+      assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+    }
+
+    assertThat(answer).isCompletedWithValue("answer 1");
+    assertThat(sender.sent()).singleElement().satisfies(b -> assertThat(b.interrupted()).isFalse());
+  }
+
+  @Test
   void whenTheBackgroundRejectsWorkTheOperationsAreStillSent() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
     Lane<Integer, String> lane =
@@ -545,6 +593,25 @@ class LaneTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("it would wait for a batch only this thread sends");
     assertThat(lane.call(3)).isEqualTo("answer");
+  }
+
+  @Test
+  void aMaxSizeOfOneSendsEachOperationAlone() throws Exception {
+    RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
+    Lane<Integer, String> lane = new Lane<>(sender, 1, background);
+    RecordingSender.Hold first = sender.holdNext();
+    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
+    first.awaitEntered();
+    CompletableFuture<String> one = lane.submit(1);
+    CompletableFuture<String> two = lane.post(2);
+    first.release();
+
+    assertThat(inFlight.get(10, TimeUnit.SECONDS)).isEqualTo("answer 0");
+    assertThat(one.get(10, TimeUnit.SECONDS)).isEqualTo("answer 1");
+    assertThat(two.get(10, TimeUnit.SECONDS)).isEqualTo("answer 2");
+    assertThat(sender.sent())
+        .extracting(Sent::operations)
+        .containsExactly(List.of(0), List.of(1), List.of(2));
   }
 
   @Test
