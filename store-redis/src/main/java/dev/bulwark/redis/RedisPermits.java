@@ -83,10 +83,10 @@ final class RedisPermits implements PermitStore {
   }
 
   /**
-   * One script call for the whole batch, whatever its size (a batch of one costs what the single
-   * script does: one call, one integer more in the reply). When its reply is lost, every acquire
-   * and poll of it is given up in one more call of the same script, see {@link
-   * RedisCalls#runBatchOrGiveUp}.
+   * One script call for the whole batch, whatever its size (a batch of one too: the same round trip
+   * as the single script, and its reply tells a hand-over to this JVM's next waiter). When its
+   * reply is lost, every acquire and poll of it is given up in one more call of the same script,
+   * see {@link RedisCalls#runBatchOrGiveUp}.
    */
   @Override
   public List<Grant> apply(PermitSpec spec, List<Operation> operations) {

@@ -11,7 +11,10 @@ import java.util.List;
 
 /**
  * A store that forwards every call to another one, except the primitive a test watches: a test
- * wraps the real Redis store the engine opened and replaces its permits or its rates only.
+ * wraps the real Redis store the engine opened and replaces its permits or its rates only. It does
+ * not say it batches ({@link BulwarkStore#batches()} stays false), so the engine sends the watched
+ * primitive single calls, one per operation, each on the caller's path, as the tests that use it
+ * observe.
  */
 final class ForwardingStore implements BulwarkStore {
 

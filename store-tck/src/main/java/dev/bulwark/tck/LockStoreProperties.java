@@ -18,8 +18,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.BiFunction;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -43,8 +45,9 @@ import net.jqwik.api.statistics.Statistics;
  * <p>A batch action sends 2 to 8 of those operations, on either key, from one JVM through {@link
  * LockStore#apply}: each answer and token must be the one the model gives stepped through them one
  * by one in order (a release's: {@link Outcome#GRANTED} when it released, {@link Outcome#REJECTED}
- * when not held), and so must the hand-overs heard after it. A caller appears at most once in a
- * batch, as in the engine's (an operation on a request waits for the answer to the one before).
+ * when not held), and so must the hand-overs heard after it, in order per key (a store may tell a
+ * JVM of hand-overs on different keys in any order). A caller appears at most once in a batch, as
+ * in the engine's (an operation on a request waits for the answer to the one before).
  *
  * <p>An action names its caller by the order of its acquire within the run ("request 3"), not by
  * its request id, so that a shrunk sequence replays: a step whose caller is not in the state the
@@ -242,19 +245,32 @@ public abstract class LockStoreProperties extends StoreProperties {
         }
         granted.addAll(letIn);
       }
+      // in order per key; keys never decide each other, so a store may tell another JVM of
+      // hand-overs on different keys in any order
       for (int j = 0; j < jvms().size(); j++) {
         int jvmIndex = j;
-        assertThat(heard.get(j).stream().map(HandOver::requestId).toList())
+        assertThat(byKey(heard.get(j).stream().map(h -> new Caller(jvmIndex, h.requestId()))))
             .as(
-                "hand-overs heard by jvm%s after batch %s of jvm%s on %s",
+                "hand-overs heard by jvm%s, per key, after batch %s of jvm%s on %s",
                 j, operations, jvm, before)
             .isEqualTo(
-                granted.stream()
-                    .map(LockModel.Grantee::caller)
-                    .filter(c -> c.jvm() == jvmIndex)
-                    .map(Caller::requestId)
-                    .toList());
+                byKey(
+                    granted.stream()
+                        .map(LockModel.Grantee::caller)
+                        .filter(c -> c.jvm() == jvmIndex)));
       }
+    }
+
+    /** {@code callers} by the key each asked for (in the order of the stream per key). */
+    private Map<String, List<Long>> byKey(Stream<Caller> callers) {
+      Map<String, List<Long>> byKey = new TreeMap<>();
+      callers.forEach(
+          caller -> {
+            int ordinal = this.callers.indexOf(caller);
+            String key = ordinal < 0 ? "(not a caller of this run)" : keyOf.get(ordinal);
+            byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(caller.requestId());
+          });
+      return byKey;
     }
 
     /** The ordinals of the callers of JVM {@code jvm} that {@code which} lists for their key. */

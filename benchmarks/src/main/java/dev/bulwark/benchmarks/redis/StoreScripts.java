@@ -12,21 +12,24 @@ import java.util.Map;
  */
 final class StoreScripts {
 
-  /** Script name by SHA-1: the permit and lock scripts (with their libraries), renew, define. */
+  /**
+   * Script name by SHA-1: the permit and lock scripts, single and batch (with their libraries),
+   * renew, define.
+   */
   static Map<String, String> byHash() {
     Map<String, String> names = new HashMap<>();
     // the libraries each script is loaded with, in the store's order (its Scripts class)
-    for (String script : List.of("permit_poll", "permit_release")) {
-      names.put(sha(script, List.of("expiry", "queue", "since", "permits")), script);
+    List<String> permitSteps =
+        List.of("expiry", "given_up", "queue", "since", "permits", "permit_steps");
+    for (String script :
+        List.of(
+            "permit_acquire", "permit_poll", "permit_cancel", "permit_release", "permit_batch")) {
+      names.put(sha(script, permitSteps), script);
     }
-    for (String script : List.of("permit_acquire", "permit_cancel")) {
-      names.put(sha(script, List.of("expiry", "given_up", "queue", "since", "permits")), script);
-    }
-    for (String script : List.of("lock_poll", "lock_release")) {
-      names.put(sha(script, List.of("expiry", "queue", "since", "locks")), script);
-    }
-    for (String script : List.of("lock_acquire", "lock_cancel")) {
-      names.put(sha(script, List.of("expiry", "given_up", "queue", "since", "locks")), script);
+    List<String> lockSteps = List.of("expiry", "given_up", "queue", "since", "locks", "lock_steps");
+    for (String script :
+        List.of("lock_acquire", "lock_poll", "lock_cancel", "lock_release", "lock_batch")) {
+      names.put(sha(script, lockSteps), script);
     }
     names.put(sha("renew", List.of("expiry")), "renew");
     names.put(sha("define", List.of()), "define");
