@@ -19,12 +19,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * What every primitive shares: this JVM's instance id, the transactions, the database clock, the
- * limit row lock, and telling hand-overs. A step locks the limit's row before it reads anything
- * else, and locks nothing but that limit's rows, so two steps cannot deadlock on limits.
+ * limit row lock, and telling hand-overs. A transaction of steps (one operation, or a batch of them
+ * on one limit) locks the limit's row before it reads anything else, and locks nothing but that
+ * limit's rows, so two such transactions cannot deadlock on limits.
  */
 final class StoreCore {
 
@@ -82,17 +82,6 @@ final class StoreCore {
   }
 
   /**
-   * Runs {@code body} as a transaction of one operation on the requests of {@code name} (and {@code
-   * key}): {@link #apply} with that operation alone.
-   *
-   * @param self the request the caller asks about, which learns of its grant from the answer
-   */
-  <T> T step(
-      String operation, String kind, String name, String key, long self, Function<Step, T> body) {
-    return apply(operation, kind, name, List.of(new StepOperation<>(key, self, body))).get(0);
-  }
-
-  /**
    * Applies {@code operations} on the requests of {@code name} in one transaction, one after the
    * other in order, each on the {@link Step} of its key, and then tells this JVM's listener of the
    * hand-overs they made to its requests (each but the one an operation made to the request it asks
@@ -136,20 +125,8 @@ final class StoreCore {
                   throw new IllegalStateException("Bulwark: the row of limit " + name + " is gone");
                 }
               }
-              List<T> decided = new ArrayList<>(operations.size());
               List<Claim> handedOver = new ArrayList<>();
-              for (StepOperation<T> op : operations) {
-                Step step = steps.get(RowIds.key(op.key()));
-                step.beginOperation();
-                int before = step.handedOver().size();
-                decided.add(op.rule().apply(step));
-                for (Claim claim : step.handedOver().subList(before, step.handedOver().size())) {
-                  handedOver.add(claim);
-                  if (claim.instance().equals(instance) && claim.requestId() != op.self()) {
-                    told.add(new HandOver(claim.instance(), claim.requestId(), claim.token()));
-                  }
-                }
-              }
+              List<T> decided = decide(steps, operations, handedOver, told);
               List<Sql> writes = new ArrayList<>();
               for (Step step : steps.values()) {
                 writes.addAll(step.writes(sql));
@@ -168,6 +145,31 @@ final class StoreCore {
       listener.granted(handOver.requestId(), handOver.fencingToken());
     }
     return answers;
+  }
+
+  /**
+   * Applies the operations one after the other, each on its key's step; collects every hand-over
+   * they made, and those to be told to this JVM's listener after the commit.
+   */
+  private <T> List<T> decide(
+      Map<String, Step> steps,
+      List<StepOperation<T>> operations,
+      List<Claim> handedOver,
+      List<HandOver> told) {
+    List<T> decided = new ArrayList<>(operations.size());
+    for (StepOperation<T> op : operations) {
+      Step step = steps.get(RowIds.key(op.key()));
+      step.beginOperation();
+      int before = step.handedOver().size();
+      decided.add(op.rule().apply(step));
+      for (Claim claim : step.handedOver().subList(before, step.handedOver().size())) {
+        handedOver.add(claim);
+        if (claim.instance().equals(instance) && claim.requestId() != op.self()) {
+          told.add(new HandOver(claim.instance(), claim.requestId(), claim.token()));
+        }
+      }
+    }
+    return decided;
   }
 
   /**
