@@ -2,7 +2,9 @@ package dev.bulwark.tck.modelcheck;
 
 /**
  * Takes one step: runs the action against the store (which must be in {@code from}'s state), reads
- * the store's contents and the wake-ups sent, and checks every invariant on the result.
+ * the store's contents and the wake-ups sent, and checks every invariant on the result; for a
+ * batch, first runs its operations one at a time from the same state, and requires the batch to
+ * decide the same.
  */
 public class Stepper {
 
