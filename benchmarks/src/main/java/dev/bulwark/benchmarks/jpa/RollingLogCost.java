@@ -19,12 +19,14 @@ import java.util.Optional;
  * log length, a fresh limit (10⁶ permits per hour, so nothing expires and nothing is rejected) is
  * filled with grants, then {@link #MEASURED} reservations are timed one after another by one caller
  * (the store's {@code reserve} itself, one transaction each), the log passing through the length
- * named half-way. The limit's rows are deleted afterwards.
+ * named half-way. The limit's rows are deleted afterwards. Before the first figure, {@link
+ * #JVM_WARM_UP} reservations on a limit of their own warm the JVM up.
  *
  * <p>Arguments: the log lengths, by default {@code 1000 4500}.
  */
 public final class RollingLogCost {
 
+  static final int JVM_WARM_UP = 1000;
   static final int WARM_UP = 100;
   static final int MEASURED = 500;
   static final int PERMITS = 1_000_000;
@@ -48,6 +50,7 @@ public final class RollingLogCost {
         JpaSettings.from(
             key -> Optional.ofNullable(config.get(key.substring("bulwark.jpa.".length()))));
     try (JpaStore store = JpaStore.open(settings, (request, token) -> {})) {
+      warmUp(store);
       System.out.printf(
           "%-10s %10s %10s %10s %10s%n", "log rows", "mean ms", "p50 ms", "p99 ms", "rows");
       for (int length : lengths) {
@@ -82,6 +85,23 @@ public final class RollingLogCost {
           percentile(samples, 50),
           percentile(samples, 99),
           rows(spec.name()));
+    } finally {
+      delete(spec.name());
+    }
+  }
+
+  /** Class loading, the JIT and the pool, on a short log of its own, before any figure is taken. */
+  private static void warmUp(JpaStore store) throws SQLException {
+    RateSpec spec =
+        new RateSpec(
+            "bench-rolling-warm-up-" + System.nanoTime(),
+            RateLimitType.ROLLING,
+            PERMITS,
+            HOUR_NANOS);
+    try {
+      for (int i = 0; i < JVM_WARM_UP; i++) {
+        reserve(store, spec);
+      }
     } finally {
       delete(spec.name());
     }
