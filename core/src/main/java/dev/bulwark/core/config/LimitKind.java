@@ -5,21 +5,36 @@ import dev.bulwark.DistributedLock;
 import dev.bulwark.DistributedRateLimit;
 import dev.bulwark.event.LimitType;
 import java.lang.annotation.Annotation;
+import java.util.List;
 
 /** The three primitives, with their annotation and the names their config keys use. */
 public enum LimitKind {
-  BULKHEAD(DistributedBulkhead.class, "bulkhead", LimitType.BULKHEAD),
-  RATE_LIMIT(DistributedRateLimit.class, "rate-limit", LimitType.RATE_LIMIT),
-  LOCK(DistributedLock.class, "lock", LimitType.LOCK);
+  BULKHEAD(
+      DistributedBulkhead.class,
+      "bulkhead",
+      LimitType.BULKHEAD,
+      List.of("value", "waiting-time", "lease", "enabled")),
+  RATE_LIMIT(
+      DistributedRateLimit.class,
+      "rate-limit",
+      LimitType.RATE_LIMIT,
+      List.of("value", "window", "type", "waiting-time", "enabled")),
+  LOCK(DistributedLock.class, "lock", LimitType.LOCK, List.of("waiting-time", "lease", "enabled"));
 
   private final Class<? extends Annotation> annotationType;
   private final String configSegment;
   private final LimitType type;
+  private final List<String> namedMembers;
 
-  LimitKind(Class<? extends Annotation> annotationType, String configSegment, LimitType type) {
+  LimitKind(
+      Class<? extends Annotation> annotationType,
+      String configSegment,
+      LimitType type,
+      List<String> namedMembers) {
     this.annotationType = annotationType;
     this.configSegment = configSegment;
     this.type = type;
+    this.namedMembers = namedMembers;
   }
 
   /** The kind whose binding is {@code annotationType}. */
@@ -44,6 +59,11 @@ public enum LimitKind {
   /** The segment of named keys: {@code bulwark.<segment>.<name>.<member>}. */
   public String configSegment() {
     return configSegment;
+  }
+
+  /** The members named keys spell: {@code bulwark.<segment>.<name>.<member>}. */
+  public List<String> namedMembers() {
+    return namedMembers;
   }
 
   /** The same primitive as events name it. */

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class NativeRegistrationTest {
 
-  private static final String SEEN = "bulwark.test.native.";
+  private static final String SEEN = "native-registration-probe.";
 
   @RegisterExtension
   static final QuarkusUnitTest APP =
