@@ -42,8 +42,8 @@ class LimitsPageBrowserTest {
   private static final Pattern STORE_INSTANCE = Pattern.compile("\\b[0-9a-f]{16}\\b");
   private static final Pattern INSTANT = Pattern.compile("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d");
 
-  /** The page's limits as the browser shows them, read through the shadow roots. */
-  private static final String READ_LIMITS =
+  /** Finds the page's component through the Dev UI's shadow roots. */
+  private static final String FIND_PAGE =
       """
       const find = root => {
         const found = root.querySelector('qwc-bulwark-limits');
@@ -57,6 +57,12 @@ class LimitsPageBrowserTest {
         return null;
       };
       const page = find(document);
+      """;
+
+  /** The page's limits as the browser shows them. */
+  private static final String READ_LIMITS =
+      FIND_PAGE
+          + """
       if (!page || !page.shadowRoot) return null;
       return Array.from(page.shadowRoot.querySelectorAll('.limit')).map(limit => ({
         kind: limit.dataset.kind,
@@ -64,6 +70,15 @@ class LimitsPageBrowserTest {
         text: limit.innerText,
         holders: Array.from(limit.querySelectorAll('tr.holder')).map(row => row.innerText)
       }));
+      """;
+
+  /** Types a key into a lock's field and presses its "Inspect key" button. */
+  private static final String INSPECT_KEY =
+      FIND_PAGE
+          + """
+      const input = page.shadowRoot.querySelector('#key-' + CSS.escape(arguments[0]));
+      input.value = arguments[1];
+      input.parentElement.querySelector('button').click();
       """;
 
   @RegisterExtension
@@ -147,6 +162,19 @@ class LimitsPageBrowserTest {
       assertThat((String) limit(released, "browser-lock").orElseThrow().get("text"))
           .contains("acct-42")
           .contains("free");
+
+      // a key this JVM never locked: the page asks the store for it (a store cannot list keys)
+      browser.executeScript(INSPECT_KEY, "browser-lock", "acct-7");
+      String inspected =
+          wait.until(
+              b -> {
+                String text =
+                    limit(limits(browser), "browser-lock")
+                        .map(l -> (String) l.get("text"))
+                        .orElse("");
+                return text.contains("acct-7") ? text : null;
+              });
+      assertThat(inspected).contains("acct-7").contains("acct-42");
     } finally {
       get("/release");
       browser.quit();
