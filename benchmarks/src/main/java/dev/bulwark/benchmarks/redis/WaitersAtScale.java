@@ -422,7 +422,11 @@ public final class WaitersAtScale {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String message = String.valueOf(root.getMessage()).replaceAll("PT-?[0-9.]+S", "PT<d>S");
+    // numbers vary from one failure to the next (durations, pool counts): group by the rest
+    String message =
+        String.valueOf(root.getMessage())
+            .replaceAll("PT-?[0-9.]+S", "PT<d>S")
+            .replaceAll("\\d+", "<n>");
     return root.getClass().getSimpleName() + ": " + message;
   }
 }
