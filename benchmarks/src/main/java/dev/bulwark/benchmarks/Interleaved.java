@@ -67,9 +67,8 @@ public final class Interleaved {
     List<String> selected =
         options.containsKey("cases") ? List.of(options.get("cases").split(",")) : List.of();
     for (BeforeAfter.Case c : BeforeAfter.CASES) {
-      boolean guarded = !Double.isNaN(c.target());
       if (c.store().equals(storeClass)
-          && guarded
+          && c.guarded()
           && (selected.isEmpty() || selected.contains(c.benchmark()))) {
         cases.add(c);
       }

@@ -25,9 +25,10 @@ import org.openjdk.jmh.infra.ThreadParams;
  * Bulwark on the JPA store (PostgreSQL) as a user meets it: {@link GuardedService}'s methods called
  * through the real interceptors on Weld, 8 threads in one JVM (1 in the {@code …OneThread}
  * variants), next to the JDBC floor of the same run ({@code SELECT … FOR UPDATE}, {@code UPDATE},
- * {@code COMMIT}: on the row all threads share for the bulkhead, the read-mostly lock and the rate
- * limits, on a row of the thread's own for the write lock, whose 64 keys rarely meet) and to
- * Bucket4j's PostgreSQL rate limiter. The store's pool has as many connections as the floor's.
+ * {@code COMMIT}: on the row all threads share, as every operation of a limit or of a lock name
+ * locks that limit's or name's row; the write lock is also shown against the same transaction on a
+ * row of the thread's own, the floor of keys that never meet) and to Bucket4j's PostgreSQL rate
+ * limiter. The store's pool has as many connections as the floor's.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -56,6 +56,9 @@ public final class WaitersAtScale {
   static final long MEASURE_NANOS = TimeUnit.SECONDS.toNanos(10);
   static final long MONITOR_NANOS = TimeUnit.SECONDS.toNanos(2);
 
+  /** How long the first hand-over may take before the run is measured anyway. */
+  static final long FIRST_GRANT_NANOS = TimeUnit.SECONDS.toNanos(60);
+
   /** Longer than any run: a waiter that fails did not run out of time. */
   static final String WAITING_TIME = "600s";
 
@@ -127,6 +130,7 @@ public final class WaitersAtScale {
       long failures,
       long failedWaiters,
       String failedWith,
+      double firstGrantSeconds,
       double handOversPerSecond,
       double commandsPerSecond,
       double scriptsPerSecond,
@@ -137,11 +141,12 @@ public final class WaitersAtScale {
 
   static void printHeader() {
     System.out.printf(
-        "%7s %5s %8s %8s %10s %10s %10s %9s %6s %5s  %s%n",
+        "%7s %5s %8s %8s %8s %10s %10s %10s %9s %6s %5s  %s%n",
         "waiters",
         "round",
         "failed",
         "failers",
+        "1st s",
         "handover/s",
         "cmds/s",
         "scripts/s",
@@ -153,11 +158,12 @@ public final class WaitersAtScale {
 
   static void print(int count, int round, Result r) {
     System.out.printf(
-        "%7d %5d %8d %8d %10.0f %10.0f %10.0f %9.0f %6d %5.1f  %s%s%n",
+        "%7d %5d %8d %8d %8.2f %10.0f %10.0f %10.0f %9.0f %6d %5.1f  %s%s%n",
         count,
         round,
         r.failures,
         r.failedWaiters,
+        r.firstGrantSeconds,
         r.handOversPerSecond,
         r.commandsPerSecond,
         r.scriptsPerSecond,
@@ -220,7 +226,15 @@ public final class WaitersAtScale {
       asked.await(120, TimeUnit.SECONDS);
       // the last ones to ask are queued once their request reached the store: give them a moment
       Thread.sleep(1_000);
+      long released = System.nanoTime();
       first.close();
+      // the warm-up starts at the first hand-over: enqueueing thousands of requests takes a while
+      long firstWait = System.nanoTime() + FIRST_GRANT_NANOS;
+      while (grants.get() == 0 && System.nanoTime() < firstWait) {
+        Thread.sleep(10);
+      }
+      double firstGrantSeconds =
+          grants.get() == 0 ? Double.NaN : (System.nanoTime() - released) / 1e9;
       Thread.sleep(TimeUnit.NANOSECONDS.toMillis(WARM_UP_NANOS));
       long[] before = counters();
       long grantsBefore = grants.get();
@@ -258,6 +272,7 @@ public final class WaitersAtScale {
           failures.entrySet().stream()
               .map(e -> e.getValue().sum() + "x " + e.getKey())
               .collect(Collectors.joining("; ")),
+          firstGrantSeconds,
           (grantsAfter - grantsBefore) / seconds,
           (after[0] - before[0]) / seconds,
           (after[1] - before[1]) / seconds,
@@ -407,7 +422,11 @@ public final class WaitersAtScale {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String message = String.valueOf(root.getMessage()).replaceAll("PT-?[0-9.]+S", "PT<d>S");
+    // numbers vary from one failure to the next (durations, pool counts): group by the rest
+    String message =
+        String.valueOf(root.getMessage())
+            .replaceAll("PT-?[0-9.]+S", "PT<d>S")
+            .replaceAll("\\d+", "<n>");
     return root.getClass().getSimpleName() + ": " + message;
   }
 }

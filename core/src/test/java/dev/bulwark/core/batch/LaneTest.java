@@ -637,10 +637,10 @@ class LaneTest {
 
   /** Waits for a state the test drives the lane into, at most 10 s. */
   static void waitUntil(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("not reached within 10 s: " + what);
+        throw new AssertionError("not reached within 30 s: " + what);
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
     }
