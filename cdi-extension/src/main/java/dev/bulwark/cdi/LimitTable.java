@@ -5,11 +5,11 @@ import dev.bulwark.core.engine.EngineSettings;
 import java.util.Collection;
 
 /** The startup report: every limit enforced, its effective values and where each came from. */
-public final class LimitTable {
+final class LimitTable {
 
   private LimitTable() {}
 
-  public static String render(EngineSettings settings, Collection<LimitDefinition> definitions) {
+  static String render(EngineSettings settings, Collection<LimitDefinition> definitions) {
     StringBuilder table = new StringBuilder();
     table
         .append("Bulwark: ")

@@ -32,16 +32,6 @@ public abstract class MetricsListenerBean implements BulwarkListener {
 
   protected void started(
       @Observes @Initialized(ApplicationScoped.class) Object ignored, BulwarkRuntime runtime) {
-    bind(runtime);
-  }
-
-  /**
-   * Binds the metrics to the engine; {@link #started} does it when the application starts. Public
-   * for a container that starts applications another way: Quarkus fires the event above while it
-   * initializes classes, before the runtime config is complete, so its extension turns that
-   * observer off and calls this once the application starts.
-   */
-  public void bind(BulwarkRuntime runtime) {
     if (metrics != null) {
       metrics.bind(runtime.engine());
     }

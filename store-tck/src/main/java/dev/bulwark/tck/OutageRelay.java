@@ -76,8 +76,10 @@ public final class OutageRelay implements AutoCloseable {
   }
 
   /**
-   * The next bytes the server sends on any relayed connection are dropped and that connection is
-   * cut, as a network failure after the command was delivered would.
+   * The server's reply to the next script call ({@code EVALSHA}, {@code EVAL}) on any relayed
+   * connection is dropped and that connection is cut, as a network failure after the command was
+   * delivered would. Other replies (a subscription's PING answer) pass, so they cannot be the one
+   * dropped instead.
    */
   public void dropNextReply() {
     dropNextReply.set(true);
@@ -196,8 +198,9 @@ public final class OutageRelay implements AutoCloseable {
         }
         AtomicBoolean silent = new AtomicBoolean();
         silenced.add(silent);
-        daemon("relay-up-" + port, () -> pipe(client, upstream, false, silent));
-        daemon("relay-down-" + port, () -> pipe(upstream, client, true, silent));
+        AtomicBoolean scriptSent = new AtomicBoolean();
+        daemon("relay-up-" + port, () -> pipe(client, upstream, false, silent, scriptSent));
+        daemon("relay-down-" + port, () -> pipe(upstream, client, true, silent, scriptSent));
       } catch (IOException e) {
         quietly(client); // the server itself is down: so is this connection
       }
@@ -218,7 +221,13 @@ public final class OutageRelay implements AutoCloseable {
     return true;
   }
 
-  private void pipe(Socket from, Socket to, boolean replies, AtomicBoolean silent) {
+  /**
+   * @param scriptSent shared by a connection's two pipes: set when a script call went up, cleared
+   *     by the reply that came down after it, so that an armed {@link #dropNextReply()} drops a
+   *     script's reply, not a subscription's PING answer on another connection
+   */
+  private void pipe(
+      Socket from, Socket to, boolean replies, AtomicBoolean silent, AtomicBoolean scriptSent) {
     Held holding = null;
     // the streams are not closed here: closing one closes its socket, which a held request keeps
     try {
@@ -252,7 +261,12 @@ public final class OutageRelay implements AutoCloseable {
             }
           }
         }
-        if (replies && dropNextReply.compareAndSet(true, false)) {
+        if (!replies && read > 0 && buffer[0] == '*' && scriptCall(buffer, read)) {
+          scriptSent.set(true);
+        }
+        if (replies
+            && scriptSent.compareAndSet(true, false)
+            && dropNextReply.compareAndSet(true, false)) {
           return; // the finally block cuts both sides
         }
         out.write(buffer, 0, read);

@@ -86,15 +86,7 @@ public final class Lane<O, R> {
               + " a stage its batch completes): it would wait for a batch only this thread sends");
     }
     Pending<O, R> mine = new Pending<>(operation, Thread.currentThread());
-    boolean sends;
-    lock.lock();
-    try {
-      queued.add(mine);
-      sends = !busy;
-      busy = true;
-    } finally {
-      lock.unlock();
-    }
+    boolean sends = enqueue(mine);
     boolean interrupted = Thread.interrupted();
     try {
       if (sends) {
@@ -117,15 +109,7 @@ public final class Lane<O, R> {
    */
   public CompletableFuture<R> submit(O operation) {
     Pending<O, R> mine = new Pending<>(operation, null);
-    boolean sends;
-    lock.lock();
-    try {
-      queued.add(mine);
-      sends = !busy;
-      busy = true;
-    } finally {
-      lock.unlock();
-    }
+    boolean sends = enqueue(mine);
     if (sends) {
       boolean interrupted = Thread.interrupted(); // set aside while sending, as in call
       try {
@@ -145,19 +129,28 @@ public final class Lane<O, R> {
    */
   public CompletableFuture<R> post(O operation) {
     Pending<O, R> mine = new Pending<>(operation, null);
-    boolean sends;
-    lock.lock();
-    try {
-      queued.add(mine);
-      sends = !busy;
-      busy = true;
-    } finally {
-      lock.unlock();
-    }
+    boolean sends = enqueue(mine);
     if (sends) {
       sendInBackground();
     }
     return mine.stage;
+  }
+
+  /**
+   * Queues {@code pending} behind what is queued.
+   *
+   * @return whether its caller sends it: nothing was in flight, and the lane is now busy with it
+   */
+  private boolean enqueue(Pending<O, R> pending) {
+    lock.lock();
+    try {
+      queued.add(pending);
+      boolean sends = !busy;
+      busy = true;
+      return sends;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**

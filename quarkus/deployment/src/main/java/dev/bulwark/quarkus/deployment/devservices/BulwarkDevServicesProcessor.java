@@ -8,6 +8,7 @@ import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.BuildSteps;
 import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
 import io.quarkus.deployment.builditem.DockerStatusBuildItem;
+import io.quarkus.deployment.builditem.StaticInitConfigBuilderBuildItem;
 import io.quarkus.deployment.dev.devservices.DevServicesConfig;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import java.nio.file.Path;
@@ -35,11 +36,19 @@ public class BulwarkDevServicesProcessor {
 
   private static final String REDIS_HOSTS = "quarkus.redis.hosts";
 
+  /**
+   * Quarkus hands Dev Services' values to the runtime config only; Bulwark's engine starts while
+   * the application's classes are initialized (static init), so it reads them there too.
+   */
+  private static final String DEV_SERVICES_CONFIG =
+      "io.quarkus.devservice.runtime.config.DevServicesConfigBuilder";
+
   @BuildStep
   void redis(
       Capabilities capabilities,
       DockerStatusBuildItem containerRuntime,
-      BuildProducer<DevServicesResultBuildItem> services) {
+      BuildProducer<DevServicesResultBuildItem> services,
+      BuildProducer<StaticInitConfigBuilderBuildItem> staticInitConfig) {
     Config config = ConfigProvider.getConfig();
     if (!"redis".equals(text(config, "bulwark.store"))
         || CONNECTION_KEYS.stream().anyMatch(k -> text(config, k) != null)) {
@@ -70,6 +79,7 @@ public class BulwarkDevServicesProcessor {
       service.dependsOnConfig(REDIS_HOSTS, BulwarkRedis::useRedisDevService, true);
     }
     services.produce(service.configProvider(Map.of(URL_KEY, BulwarkRedis::url)).build());
+    staticInitConfig.produce(new StaticInitConfigBuilderBuildItem(DEV_SERVICES_CONFIG));
   }
 
   /** The key's value, trimmed; null when unset or blank. */

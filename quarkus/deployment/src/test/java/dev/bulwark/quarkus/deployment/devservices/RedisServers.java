@@ -1,16 +1,21 @@
 package dev.bulwark.quarkus.deployment.devservices;
 
+import java.nio.file.Path;
 import java.util.Optional;
 
-/** What the Dev Services tests need to know about {@code redis-server} here. */
-final class RedisServers {
+/** What the Dev Services and Dev UI tests need to know about {@code redis-server} here. */
+public final class RedisServers {
 
   private RedisServers() {}
 
+  /** The redis-server on the PATH, as Bulwark's Dev Service finds it. */
+  public static Optional<Path> onPath() {
+    return ExecutableOnPath.find("redis-server");
+  }
+
   /** A redis-server is on the PATH, or this is CI, where its absence must fail the test. */
   static boolean onPathOrCi() {
-    return ExecutableOnPath.find("redis-server").isPresent()
-        || "true".equalsIgnoreCase(System.getenv("CI"));
+    return onPath().isPresent() || "true".equalsIgnoreCase(System.getenv("CI"));
   }
 
   /** One field of an {@code INFO} reply, e.g. {@code process_id}. */
@@ -20,9 +25,5 @@ final class RedisServers {
         .map(line -> line.substring(name.length() + 1).strip())
         .findFirst()
         .orElseThrow(() -> new AssertionError("INFO has no " + name + ": " + info));
-  }
-
-  static Optional<java.nio.file.Path> onPath() {
-    return ExecutableOnPath.find("redis-server");
   }
 }

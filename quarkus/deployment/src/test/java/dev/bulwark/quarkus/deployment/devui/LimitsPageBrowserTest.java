@@ -2,6 +2,7 @@ package dev.bulwark.quarkus.deployment.devui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.quarkus.deployment.devservices.RedisServers;
 import io.quarkus.test.QuarkusDevModeTest;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -99,8 +100,7 @@ class LimitsPageBrowserTest {
                           "application.properties"));
 
   static boolean browserAndRedisServer() {
-    return Browser.installed()
-        && dev.bulwark.quarkus.deployment.devservices.RedisServersOnPath.present();
+    return Browser.installed() && RedisServers.onPath().isPresent();
   }
 
   @Test
