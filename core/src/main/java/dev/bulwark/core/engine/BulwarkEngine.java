@@ -228,6 +228,19 @@ public final class BulwarkEngine implements AutoCloseable {
         definition, chains.lock(definition, spec, events), events, spec, store.locks(), async);
   }
 
+  /**
+   * Waits until the store operations this JVM started are sent and answered, at most {@code
+   * timeout}: the releases of calls that returned (a release is posted to its limit's next batch,
+   * not waited for by the call) have then reached the store, and their outcome has been reported.
+   * For a graceful shutdown or a test; {@link #close()} does it too. Returns at once for a store
+   * that does not batch (its releases are made by the call that ends).
+   *
+   * @return whether everything was sent within {@code timeout}
+   */
+  public boolean flush(java.time.Duration timeout) {
+    return batches == null || batches.flush(timeout.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
   @Override
   public void close() {
     probe.close();
