@@ -13,6 +13,7 @@ import dev.bulwark.Permit;
 import dev.bulwark.RateLimiterHandle;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.engine.BulwarkEngine;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -72,6 +73,9 @@ class InspectTest {
       first.close();
       waiter.get(20, TimeUnit.SECONDS);
       second.close();
+      // releases are posted, not waited for by the call that ends: let them reach Redis
+      assertThat(a.flush(Duration.ofSeconds(10))).isTrue();
+      assertThat(b.flush(Duration.ofSeconds(10))).isTrue();
       assertThat(onA.inspect()).isEqualTo(new BulkheadSnapshot("reports", 2, List.of(), 0));
     }
   }
