@@ -94,6 +94,7 @@ class RejectionParityTest {
   /** Before FT retries, the other JVM gives its permit back. */
   public static class ReleaseElsewhere implements BeforeRetryHandler {
     static final AtomicReference<Permit> HELD = new AtomicReference<>();
+    static final AtomicReference<BulwarkEngine> HOLDER = new AtomicReference<>();
     static final AtomicInteger RETRIES = new AtomicInteger();
 
     @Override
@@ -102,6 +103,8 @@ class RejectionParityTest {
       Permit permit = HELD.getAndSet(null);
       if (permit != null) {
         permit.close();
+        // the release is posted by the other JVM: let it reach Redis before FT retries here
+        HOLDER.get().flush(Duration.ofSeconds(10));
       }
     }
   }
@@ -135,6 +138,7 @@ class RejectionParityTest {
       assertThat(inside).succeedsWithin(WAIT);
 
       ReleaseElsewhere.RETRIES.set(0);
+      ReleaseElsewhere.HOLDER.set(cluster.otherJvm);
       ReleaseElsewhere.HELD.set(cluster.otherJvm.programmatic().bulkhead(LATER).acquire());
       assertThat(reports.later(AsyncGate.opened()).toCompletableFuture())
           .succeedsWithin(WAIT)
