@@ -48,6 +48,22 @@ public interface BulwarkStore extends AutoCloseable {
   Duration wakeUpCheckInterval();
 
   /**
+   * Where this JVM's wake-ups stand, so that a waiter polls only when one can have been lost, not
+   * once per {@link #wakeUpCheckInterval()}: a number that stays the same as long as no hand-over
+   * notice to this JVM can have been lost since it was read, or -1 while one can be lost right now
+   * (the store's channel for notices is down) or the store cannot tell.
+   *
+   * <p>The store's promise: after a notice is lost, the number changes (once the channel is back,
+   * to a value that is not -1) and the store then calls {@link GrantListener#wakeUpsChanged()}. A
+   * waiter that read the same value, not -1, before its request reached the store and again now has
+   * missed nothing; a waiter that reads a new value polls once, which finds any grant lost before
+   * the channel came back. The default, -1: waiters poll once per check interval.
+   */
+  default long wakeUpEpoch() {
+    return -1;
+  }
+
+  /**
    * What the store knows about its connection now, without a round trip (a readiness check calls it
    * on every probe). The default, for a store that cannot tell: {@link StoreStatus#REACHABLE}.
    */

@@ -8,4 +8,10 @@ package dev.bulwark.spi;
 public interface GrantListener {
 
   void granted(long requestId, long fencingToken);
+
+  /**
+   * The store's {@link BulwarkStore#wakeUpEpoch()} changed: notices may have been lost, and the
+   * waiters that trusted the old value ask again. Called on any thread, after the change.
+   */
+  default void wakeUpsChanged() {}
 }

@@ -72,7 +72,9 @@ public final class RedisStore implements BulwarkStore {
     this.locks = new RedisLocks(calls, keys, listener, pipelines);
     this.renewal =
         cluster ? new LeaseRenewal(calls, keys, pipelines) : new LeaseRenewal(calls, keys, false);
-    this.wakeUps = new WakeUpChannel(settings, connection, keys.wakeUpChannel(instance), notices);
+    this.wakeUps =
+        new WakeUpChannel(
+            settings, connection, keys.wakeUpChannel(instance), notices, listener::wakeUpsChanged);
   }
 
   /** Connects as the settings say and subscribes to this JVM's wake-up channel. */
@@ -173,6 +175,12 @@ public final class RedisStore implements BulwarkStore {
   @Override
   public Duration wakeUpCheckInterval() {
     return settings.wakeUpCheckInterval();
+  }
+
+  /** Changes each time a wake-up subscription is lost or made; -1 while one is down. */
+  @Override
+  public long wakeUpEpoch() {
+    return wakeUps.epoch();
   }
 
   /**

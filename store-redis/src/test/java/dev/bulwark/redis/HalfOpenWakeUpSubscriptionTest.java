@@ -53,16 +53,30 @@ class HalfOpenWakeUpSubscriptionTest {
                 "bulwark.redis.reconnect-interval", "100ms"));
     RecordingStore direct = test.open();
     assertThat(relayed.store().wakeUpsSubscribed()).isTrue();
+    long epochBefore = relayed.store().wakeUpEpoch();
+    int changesBefore = relayed.wakeUpChanges.get();
+    assertThat(epochBefore).as("the wake-up epoch while subscribed").isNotNegative();
 
     relay.stopForwarding();
     await("the silent subscription counted as lost")
         .atMost(Duration.ofSeconds(20))
         .until(() -> !relayed.store().wakeUpsSubscribed());
+    // a wake-up published meanwhile may be lost: waiters must not trust the old epoch
+    await("the epoch says wake-ups can be lost")
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> relayed.store().wakeUpEpoch() == -1);
 
     relay.resumeForwarding();
     await("subscribed again")
         .atMost(Duration.ofSeconds(20))
         .until(() -> relayed.store().wakeUpsSubscribed());
+    await("the epoch moved on")
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> relayed.store().wakeUpEpoch() >= 0);
+    assertThat(relayed.store().wakeUpEpoch()).isNotEqualTo(epochBefore);
+    assertThat(relayed.wakeUpChanges.get())
+        .as("the listener was told of the loss and of the new subscription")
+        .isGreaterThanOrEqualTo(changesBefore + 2);
     assertThat(direct.store().permits().acquire(ONE, 1, true)).isEqualTo(Grant.GRANTED);
     assertThat(relayed.store().permits().acquire(ONE, 2, true)).isEqualTo(Grant.QUEUED);
     direct.store().permits().release(ONE, 1);

@@ -3,11 +3,13 @@ package dev.bulwark.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bulwark.redis.client.RedisSettings;
+import dev.bulwark.spi.GrantListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -25,16 +27,33 @@ final class RecordingStore implements AutoCloseable {
   private final RedisStore store;
   private final BlockingQueue<Wake> wakes;
 
-  private RecordingStore(RedisStore store, BlockingQueue<Wake> wakes) {
+  private RecordingStore(RedisStore store, BlockingQueue<Wake> wakes, AtomicInteger changes) {
     this.store = store;
     this.wakes = wakes;
+    this.wakeUpChanges = changes;
   }
+
+  /** How many times the store said its wake-up epoch changed. */
+  final AtomicInteger wakeUpChanges;
 
   static RecordingStore open(RedisSettings settings) {
     BlockingQueue<Wake> wakes = new LinkedBlockingQueue<>();
+    AtomicInteger changes = new AtomicInteger();
     RedisStore store =
-        RedisStore.open(settings, (requestId, token) -> wakes.add(new Wake(requestId, token)));
-    return new RecordingStore(store, wakes);
+        RedisStore.open(
+            settings,
+            new GrantListener() {
+              @Override
+              public void granted(long requestId, long token) {
+                wakes.add(new Wake(requestId, token));
+              }
+
+              @Override
+              public void wakeUpsChanged() {
+                changes.incrementAndGet();
+              }
+            });
+    return new RecordingStore(store, wakes, changes);
   }
 
   RedisStore store() {

@@ -11,10 +11,11 @@ import java.util.logging.Logger;
 /**
  * Waits out one queued request of an asynchronous call without a thread: the store's hand-over
  * completes it through the request's {@link GrantSignal}; a timer on the {@link AsyncScheduler}
- * polls once per wake-up check interval (when the store's wake-ups can be lost) and withdraws the
- * request at the deadline. The same rules as {@link QueuedRequest}: a withdrawal that races a
- * hand-over keeps the grant, a notice that may be stale is answered by a poll, and a caller that
- * gives up (cancels its stage) withdraws the request and gives back a grant that raced it.
+ * polls as {@link QueuedRequest} does (once per wake-up check interval while the store's wake-ups
+ * can be lost, a share of the limit's one check otherwise) and withdraws the request at the
+ * deadline. The same rules as {@link QueuedRequest}: a withdrawal that races a hand-over keeps the
+ * grant, a notice that may be stale is answered by a poll, and a caller that gives up (cancels its
+ * stage) withdraws the request and gives back a grant that raced it.
  */
 final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
 
@@ -58,6 +59,8 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
       if (maxWaitNanos <= 0) {
         grant = ask(request, false, order, place);
       } else {
+        // read before the store first sees the request: a notice lost after this changes it
+        request.trustFrom(access.wakeUpEpoch());
         access.waiters().register(request);
         try {
           grant = ask(request, true, order, place);
@@ -108,6 +111,7 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
     outcome.whenComplete((grant, failure) -> finish(grant));
     access.async().track(outcome);
     request.onGrant(() -> access.async().execute(this::signalled));
+    request.onNudge(() -> access.async().execute(() -> check(false)));
     scheduleCheck();
     caller.whenComplete(
         (value, failure) -> {
@@ -135,25 +139,37 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
     return Grant.granted(request.signalledToken());
   }
 
+  /**
+   * The next check: while the store's wake-ups are trusted, this waiter's share of its limit's one
+   * check per interval (see {@link QueuedRequest#untilSharedCheck}; a nudge checks sooner), else on
+   * the interval's grid. Replaces a check already scheduled, so nudges do not pile timers.
+   */
   private void scheduleCheck() {
-    long remaining = deadline - System.nanoTime();
-    timer =
-        access
-            .async()
-            .schedule(
-                this::check,
-                Math.min(Math.max(0, remaining), QueuedRequest.untilNextCheck(checkNanos)));
+    long remaining = Math.max(0, deadline - System.nanoTime());
+    long delay =
+        Math.min(
+            remaining,
+            request.trustsWakeUps()
+                ? QueuedRequest.untilSharedCheck(checkNanos, access.waiters().inGroupOf(request))
+                : QueuedRequest.untilNextCheck(checkNanos));
+    ScheduledFuture<?> previous = timer;
+    if (previous != null) {
+      previous.cancel(false);
+    }
+    timer = access.async().schedule(() -> check(true), delay);
     if (outcome.isDone()) {
       timer.cancel(false); // finished before the timer was recorded
     }
   }
 
   /**
-   * At the deadline withdraws; before it polls the store in case a wake-up was lost. Neither waits
-   * on the scheduler's thread: the answer comes back on the thread that sent the limit's batch, so
-   * many waiters' checks are not funnelled through one thread.
+   * At the deadline withdraws; before it polls the store in case a wake-up was lost. A nudge
+   * ({@code due} false) polls only when the store says one may have been ({@link
+   * GrantSignal#mustPoll}). Neither waits on the scheduler's thread: the answer comes back on the
+   * thread that sent the limit's batch, so many waiters' checks are not funnelled through one
+   * thread.
    */
-  private void check() {
+  private void check(boolean due) {
     if (outcome.isDone()) {
       return;
     }
@@ -163,6 +179,10 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
       } else {
         ask(request.cancelLater(), true);
       }
+      return;
+    }
+    if (!request.mustPoll(access.wakeUpEpoch()) && !due) {
+      scheduleCheck();
       return;
     }
     ask(request.pollLater(), false).thenRun(this::scheduleCheckWhileWaiting);

@@ -58,7 +58,7 @@ public final class BulwarkEngine implements AutoCloseable {
     Waiters waiters = new Waiters();
     BulwarkStoreProvider provider = provider(settings.storeId(), builder.stores);
     this.store = provider.open(context(config, waiters));
-    LeaseRenewer renewer = store.leasesExpire() ? new LeaseRenewer(store) : null;
+    LeaseRenewer renewer = store.leasesExpire() ? new LeaseRenewer(store, waiters) : null;
     this.batches =
         store.batches()
             ? new Batches(settings.batchMaxSize(), task -> async.storeCalls().execute(task))

@@ -19,6 +19,9 @@ abstract class GrantSignal {
 
   final long requestId;
 
+  /** The limit (and lock key) it waits on: this JVM's waiters of one group share their checks. */
+  final String group;
+
   /** How long after registering a notice is trusted: half a lease, or for ever (no expiry). */
   private final long trustNanos;
 
@@ -29,12 +32,24 @@ abstract class GrantSignal {
   private volatile Thread waiter;
   private volatile Runnable onGrant;
 
+  /** Set when the waiter should look again (the store's wake-ups changed); see {@link #nudge}. */
+  private volatile boolean nudged;
+
+  /** Set when the waiter must ask the store whatever the wake-ups say (its lease was lost). */
+  private volatile boolean mustAsk;
+
+  private volatile Runnable onNudge;
+
+  /** The store's wake-up epoch the waiter last trusted; -1 while it polls on the interval. */
+  private volatile long trustedEpoch = -1;
+
   /**
    * @param leaseMillis the request's lease in the store, or 0 when the store's leases do not expire
    *     (then every notice is trusted)
    */
-  GrantSignal(long requestId, long leaseMillis) {
+  GrantSignal(long requestId, long leaseMillis, String group) {
     this.requestId = requestId;
+    this.group = group;
     this.trustNanos =
         leaseMillis <= 0 ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 2;
   }
@@ -57,6 +72,61 @@ abstract class GrantSignal {
     if (action != null) {
       action.run();
     }
+  }
+
+  /**
+   * Wakes the waiter to look again without a notice: the store's wake-ups changed, or with {@code
+   * ask}, the store no longer knows the request (a poll then says what it is). Called on any
+   * thread.
+   */
+  final void nudge(boolean ask) {
+    if (ask) {
+      mustAsk = true;
+    }
+    nudged = true;
+    Thread thread = waiter;
+    if (thread != null) {
+      LockSupport.unpark(thread);
+    }
+    Runnable action = onNudge;
+    if (action != null) {
+      action.run();
+    }
+  }
+
+  /** Runs {@code action} on each {@link #nudge} (on the nudging thread). */
+  final void onNudge(Runnable action) {
+    onNudge = action;
+  }
+
+  /**
+   * Starts trusting the store's wake-ups at {@code epoch}, read before the request first reached
+   * the store (-1: poll on the interval).
+   */
+  final void trustFrom(long epoch) {
+    trustedEpoch = epoch;
+  }
+
+  /** Whether the waiter may wait without polling: it lost no wake-up while it trusted them. */
+  final boolean trustsWakeUps() {
+    return trustedEpoch >= 0;
+  }
+
+  /**
+   * Whether the waiter must poll now, having been nudged or having reached a check: yes unless the
+   * store's wake-up epoch is still the one trusted. Reading it clears the nudge, and takes the
+   * current epoch as the trusted one when the answer is yes (the poll that follows covers what was
+   * lost before it).
+   */
+  final boolean mustPoll(long currentEpoch) {
+    nudged = false;
+    boolean ask = mustAsk;
+    mustAsk = false;
+    if (!ask && currentEpoch >= 0 && currentEpoch == trustedEpoch) {
+      return false;
+    }
+    trustedEpoch = currentEpoch;
+    return true;
   }
 
   /**
@@ -88,7 +158,7 @@ abstract class GrantSignal {
   }
 
   /**
-   * Parks until signalled or {@code nanos} pass.
+   * Parks until signalled, nudged or {@code nanos} pass.
    *
    * @return whether a notice arrived (see {@link #isGranted} for whether it can be trusted)
    * @throws InterruptedException when interrupted first
@@ -98,6 +168,9 @@ abstract class GrantSignal {
     waiter = Thread.currentThread();
     try {
       while (!granted) {
+        if (nudged) {
+          return false;
+        }
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0) {
           return false;

@@ -62,7 +62,7 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
       String name,
       String key,
       long leaseMillis) {
-    super(requestId, renewer == null ? 0 : leaseMillis);
+    super(requestId, renewer == null ? 0 : leaseMillis, kind + ":" + name + "\u0000" + key);
     this.renewer = renewer;
     this.lane = lane;
     this.events = events;

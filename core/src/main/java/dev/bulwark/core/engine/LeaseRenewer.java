@@ -34,14 +34,19 @@ public final class LeaseRenewer implements AutoCloseable {
   record Tracked(Lease lease, LimitEvents events, long renewEveryNanos, long[] renewedAt) {}
 
   private final BulwarkStore store;
+
+  /** Told of a queued request whose lease was lost, so its waiter asks rather than waits on. */
+  private final Waiters waiters;
+
   private final Map<Long, Tracked> held = new ConcurrentHashMap<>();
   private final ScheduledExecutorService timer;
   private long tickMillis = Long.MAX_VALUE; // guarded by this
   private ScheduledFuture<?> ticking; // guarded by this
   private boolean failing; // renewer thread only
 
-  public LeaseRenewer(BulwarkStore store) {
+  public LeaseRenewer(BulwarkStore store, Waiters waiters) {
     this.store = store;
+    this.waiters = waiters;
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
             task -> {
@@ -131,6 +136,7 @@ public final class LeaseRenewer implements AutoCloseable {
     }
     for (Lease lease : lost) {
       Tracked tracked = held.remove(lease.requestId());
+      waiters.askStore(lease.requestId());
       if (tracked != null) {
         tracked.events().leaseLost(lease.key());
         LOG.warning(

@@ -4,12 +4,15 @@ import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Outcome;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Waits out one queued request: the store's hand-over normally wakes it; when the store's wake-ups
- * can be lost, it polls once per check interval; at the deadline it withdraws, and a withdrawal
- * that races a hand-over keeps the grant. A hand-over notice that may be stale (see {@link
- * GrantSignal}) is answered by a poll at once.
+ * can be lost, it polls once per check interval, unless the store tells when one may have been lost
+ * ({@link dev.bulwark.spi.BulwarkStore#wakeUpEpoch()}): then it polls once after that, and this
+ * JVM's waiters of one limit share one check per interval between them. At the deadline it
+ * withdraws, and a withdrawal that races a hand-over keeps the grant. A hand-over notice that may
+ * be stale (see {@link GrantSignal}) is answered by a poll at once.
  */
 final class QueuedRequest {
 
@@ -52,6 +55,8 @@ final class QueuedRequest {
       return request.request(false);
     }
     long deadline = System.nanoTime() + maxWaitNanos;
+    // read before the store first sees the request: a notice lost after this changes it
+    request.trustFrom(access.wakeUpEpoch());
     access.waiters().register(request);
     try {
       Grant grant = request.request(true);
@@ -60,7 +65,7 @@ final class QueuedRequest {
       }
       events.queued();
       request.keepAlive();
-      Grant outcome = await(request, deadline, access.wakeUpCheckInterval(), request);
+      Grant outcome = await(request, deadline, access, request);
       if (!outcome.isGranted()) {
         request.stopKeepingAlive();
       }
@@ -89,11 +94,31 @@ final class QueuedRequest {
   }
 
   /**
+   * The wait until a waiter that trusts the store's wake-ups checks anyway: room can appear without
+   * a hand-over (a holder whose lease ran out is reclaimed by the next step on the limit, which
+   * then hands the room down the queue and wakes whom it served), so the waiters of one limit in
+   * this JVM share one check per interval between them: each waits a random span around the
+   * interval times their number, and the poll it then sends is that step.
+   */
+  static long untilSharedCheck(long checkNanos, int waitersInGroup) {
+    if (checkNanos == Long.MAX_VALUE) {
+      return checkNanos;
+    }
+    int waiters = Math.max(1, waitersInGroup);
+    if (checkNanos > Long.MAX_VALUE / 2 / waiters) {
+      return Long.MAX_VALUE;
+    }
+    long mean = checkNanos * waiters;
+    return mean / 2 + ThreadLocalRandom.current().nextLong(mean);
+  }
+
+  /**
    * @return the final grant: GRANTED (with its token) or REJECTED
    * @throws InterruptedException after withdrawing the request (and releasing a racing grant)
    */
-  private static Grant await(GrantSignal signal, long deadline, Duration checkInterval, Queue queue)
+  private static Grant await(GrantSignal signal, long deadline, StoreAccess access, Queue queue)
       throws InterruptedException {
+    Duration checkInterval = access.wakeUpCheckInterval();
     long check = checkInterval.isZero() ? Long.MAX_VALUE : checkInterval.toNanos();
     try {
       while (true) {
@@ -101,11 +126,20 @@ final class QueuedRequest {
         if (remaining <= 0) {
           return signal.isGranted() ? Grant.granted(signal.signalledToken()) : queue.cancel();
         }
-        if (signal.awaitSignal(Math.min(remaining, untilNextCheck(check)))) {
+        long wait =
+            Math.min(
+                remaining,
+                signal.trustsWakeUps()
+                    ? untilSharedCheck(check, access.waiters().inGroupOf(signal))
+                    : untilNextCheck(check));
+        long waitFrom = System.nanoTime();
+        if (signal.awaitSignal(wait)) {
           if (signal.isGranted()) {
             return Grant.granted(signal.signalledToken());
           }
           signal.forget(); // a notice that may be stale: the store says what it is
+        } else if (!signal.mustPoll(access.wakeUpEpoch()) && System.nanoTime() - waitFrom < wait) {
+          continue; // nudged, and no wake-up can have been lost: the hand-over will be told
         }
         if (deadline - System.nanoTime() > 0) {
           Grant polled = queue.poll();

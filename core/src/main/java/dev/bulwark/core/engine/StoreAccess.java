@@ -24,4 +24,8 @@ record StoreAccess(
   Duration wakeUpCheckInterval() {
     return store.wakeUpCheckInterval();
   }
+
+  long wakeUpEpoch() {
+    return store.wakeUpEpoch();
+  }
 }

@@ -13,13 +13,25 @@ public final class Waiters implements GrantListener {
 
   private final Map<Long, GrantSignal> waiting = new ConcurrentHashMap<>();
 
+  /** How many requests wait per group (limit and lock key). */
+  private final Map<String, Integer> perGroup = new ConcurrentHashMap<>();
+
   void register(GrantSignal signal) {
     signal.registered();
-    waiting.put(signal.requestId, signal);
+    if (waiting.put(signal.requestId, signal) == null) {
+      perGroup.merge(signal.group, 1, Integer::sum);
+    }
   }
 
   void unregister(GrantSignal signal) {
-    waiting.remove(signal.requestId, signal);
+    if (waiting.remove(signal.requestId, signal)) {
+      perGroup.computeIfPresent(signal.group, (group, count) -> count == 1 ? null : count - 1);
+    }
+  }
+
+  /** How many of this JVM's requests wait on the same limit (and lock key) as {@code signal}. */
+  int inGroupOf(GrantSignal signal) {
+    return perGroup.getOrDefault(signal.group, 1);
   }
 
   @Override
@@ -27,6 +39,22 @@ public final class Waiters implements GrantListener {
     GrantSignal signal = waiting.get(requestId);
     if (signal != null) {
       signal.signal(fencingToken);
+    }
+  }
+
+  /** Every waiter that trusted the store's wake-ups looks again: one may have been lost. */
+  @Override
+  public void wakeUpsChanged() {
+    for (GrantSignal signal : waiting.values()) {
+      signal.nudge(false);
+    }
+  }
+
+  /** The store no longer knows this queued request (its lease was lost): its waiter asks. */
+  void askStore(long requestId) {
+    GrantSignal signal = waiting.get(requestId);
+    if (signal != null) {
+      signal.nudge(true);
     }
   }
 

@@ -1,10 +1,12 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.LockMode;
 import dev.bulwark.core.local.LocalStore;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.BulwarkStoreProvider;
 import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.GrantListener;
 import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
@@ -18,6 +20,7 @@ import dev.bulwark.spi.StoreException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A store for engine tests: the local store's semantics, but it can be switched off like an
@@ -38,10 +41,41 @@ final class SwitchableStore implements BulwarkStore {
   /** Leases of this name sit on a part of the store that does not answer (a failed node). */
   volatile String unreachableLease;
 
+  /** What {@link #wakeUpCheckInterval()} answers. */
+  volatile Duration checkInterval = Duration.ofMillis(50);
+
+  /** What {@link #wakeUpEpoch()} answers; -1 (the default) keeps waiters polling. */
+  volatile long epoch = -1;
+
+  /** Hand-over notices are lost on the way to the engine (a broken subscription). */
+  volatile boolean dropNotices;
+
+  /** How many polls (permits and locks) reached the store. */
+  final AtomicInteger polls = new AtomicInteger();
+
   private final LocalStore local;
+  private final GrantListener listener;
 
   SwitchableStore(StoreContext context) {
-    this.local = new LocalStore(context.grantListener());
+    this.listener = context.grantListener();
+    this.local =
+        new LocalStore(
+            (requestId, token) -> {
+              if (!dropNotices) {
+                listener.granted(requestId, token);
+              }
+            });
+  }
+
+  /** Moves the wake-up epoch on and tells the engine, as a store whose subscription came back. */
+  void changeEpoch(long to) {
+    epoch = to;
+    listener.wakeUpsChanged();
+  }
+
+  @Override
+  public long wakeUpEpoch() {
+    return epoch;
   }
 
   static BulwarkStoreProvider provider(SwitchableStore[] opened) {
@@ -84,6 +118,7 @@ final class SwitchableStore implements BulwarkStore {
       @Override
       public Grant poll(PermitSpec spec, long requestId) {
         check();
+        polls.incrementAndGet();
         return permits.poll(spec, requestId);
       }
 
@@ -97,6 +132,11 @@ final class SwitchableStore implements BulwarkStore {
       public boolean release(PermitSpec spec, long requestId) {
         check();
         return permits.release(spec, requestId) && !revokeAll;
+      }
+
+      @Override
+      public BulkheadSnapshot inspect(PermitSpec spec) {
+        return permits.inspect(spec);
       }
     };
   }
@@ -123,6 +163,7 @@ final class SwitchableStore implements BulwarkStore {
       @Override
       public Grant poll(LockSpec spec, String key, long requestId) {
         check();
+        polls.incrementAndGet();
         return locks.poll(spec, key, requestId);
       }
 
@@ -163,7 +204,7 @@ final class SwitchableStore implements BulwarkStore {
 
   @Override
   public Duration wakeUpCheckInterval() {
-    return Duration.ofMillis(50);
+    return checkInterval;
   }
 
   @Override

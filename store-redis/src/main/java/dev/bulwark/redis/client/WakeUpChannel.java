@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -35,6 +36,12 @@ public final class WakeUpChannel implements AutoCloseable {
   private final WakeUpNotices notices;
   private final ScheduledExecutorService watcher;
 
+  /** How many times a subscription was lost or made: the epoch's value while all are up. */
+  private final AtomicLong changes = new AtomicLong();
+
+  /** Told after each change (the waiters that trusted the old epoch look again). */
+  private final Runnable onChange;
+
   /** PINGs every subscription once per reconnect interval (see {@link WakeUpSubscription}). */
   private final ScheduledExecutorService checker;
 
@@ -52,9 +59,17 @@ public final class WakeUpChannel implements AutoCloseable {
     }
   }
 
+  /**
+   * @param onChange told each time a subscription is lost or made, after {@link #epoch()} changed
+   */
   public WakeUpChannel(
-      RedisSettings settings, RedisConnection connection, String channel, WakeUpNotices notices) {
+      RedisSettings settings,
+      RedisConnection connection,
+      String channel,
+      WakeUpNotices notices,
+      Runnable onChange) {
     this.settings = settings;
+    this.onChange = onChange;
     this.connection = connection;
     this.channel = channel;
     this.notices = notices;
@@ -100,6 +115,7 @@ public final class WakeUpChannel implements AutoCloseable {
         currentNode,
         channel,
         notices,
+        this::changed,
         settings.reconnectInterval(),
         checker,
         settings.reconnectInterval(),
@@ -116,6 +132,26 @@ public final class WakeUpChannel implements AutoCloseable {
       }
     }
     return true;
+  }
+
+  /**
+   * A number that stays the same while no wake-up can have been lost: the count of subscriptions
+   * lost or made, read while every subscription is up; -1 while one is not (a notice published on
+   * its node now is lost). A notice is lost only on a subscription that then ends (its connection
+   * broke, or went silent and was closed) or on a primary not yet subscribed, and either is
+   * followed by a subscription made, which changes the number.
+   */
+  public long epoch() {
+    long before = changes.get();
+    if (!isSubscribed()) {
+      return -1;
+    }
+    return changes.get() == before ? before : -1;
+  }
+
+  private void changed() {
+    changes.incrementAndGet();
+    onChange.run();
   }
 
   public boolean isSubscribed() {

@@ -33,6 +33,10 @@ public final class WakeUpSubscription implements AutoCloseable {
   private final Supplier<HostAndPort> currentNode;
   private final String channel;
   private final WakeUpNotices notices;
+
+  /** Told when this subscription is made, and when one that was made ends. */
+  private final Runnable changed;
+
   private final long reconnectMillis;
   private final Thread thread;
   private final CountDownLatch firstSubscribed = new CountDownLatch(1);
@@ -56,6 +60,7 @@ public final class WakeUpSubscription implements AutoCloseable {
       Supplier<HostAndPort> currentNode,
       String channel,
       WakeUpNotices notices,
+      Runnable changed,
       Duration reconnectInterval,
       ScheduledExecutorService checker,
       Duration checkInterval,
@@ -64,6 +69,7 @@ public final class WakeUpSubscription implements AutoCloseable {
     this.currentNode = currentNode;
     this.channel = channel;
     this.notices = notices;
+    this.changed = changed;
     this.reconnectMillis = reconnectInterval.toMillis();
     this.answerDeadlineNanos = answerDeadline.toNanos();
     this.thread = new Thread(this::subscribeUntilClosed, "bulwark-redis-wake-ups");
@@ -139,6 +145,7 @@ public final class WakeUpSubscription implements AutoCloseable {
       current = null;
       if (subscriber.everSubscribed) {
         warned = false;
+        changed.run(); // notices published since it broke went nowhere
       }
       if (moving) {
         moving = false;
@@ -219,6 +226,7 @@ public final class WakeUpSubscription implements AutoCloseable {
       awaitingSince = 0;
       everSubscribed = true;
       firstSubscribed.countDown();
+      changed.run();
     }
 
     @Override
