@@ -4,6 +4,7 @@ import dev.bulwark.spi.GrantListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -27,6 +28,14 @@ final class WakeUps implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
 
+  /**
+   * How many looks for hand-overs succeeded after one that failed: a failed look may have cleared
+   * marks whose hand-overs it never told (its commit went through, its answer did not arrive).
+   */
+  private final AtomicLong recoveries = new AtomicLong();
+
+  private volatile boolean failing;
+
   WakeUps(StoreCore core, GrantListener listener, WakeUpSignal signal, Duration checkInterval) {
     this.core = core;
     this.listener = listener;
@@ -47,41 +56,65 @@ final class WakeUps implements AutoCloseable {
    * told. Calls are serialised, so a later call never overtakes an earlier one's wake-ups.
    */
   synchronized void deliver() {
-    List<long[]> marked =
-        core.transactions()
-            .run(
-                "find hand-overs to this JVM",
-                em -> {
-                  List<Object[]> rows =
-                      em.createQuery(
-                              "SELECT c.id, c.requestId, c.token FROM ClaimRow c"
-                                  + " WHERE c.instance = :me AND c.notice = true ORDER BY c.seq",
-                              Object[].class)
-                          .setParameter("me", core.instance())
-                          .getResultList();
-                  List<long[]> told = new ArrayList<>();
-                  for (Object[] row : rows) {
-                    // only the mark is written, and only while it is there: a renewal of the row
-                    // is kept, and a hand-over the caller learnt of from a step's answer (which
-                    // cleared the mark meanwhile) is not told twice
-                    int cleared =
-                        em.createQuery(
-                                "UPDATE ClaimRow c SET c.notice = false"
-                                    + " WHERE c.id = :id AND c.notice = true")
-                            .setParameter("id", row[0])
-                            .executeUpdate();
-                    if (cleared == 1) {
-                      told.add(
-                          new long[] {
-                            ((Number) row[1]).longValue(), ((Number) row[2]).longValue()
-                          });
-                    }
-                  }
-                  return told;
-                });
+    List<long[]> marked;
+    try {
+      marked = findMarked();
+    } catch (RuntimeException e) {
+      if (!failing) {
+        failing = true;
+        listener.wakeUpsChanged();
+      }
+      throw e;
+    }
+    if (failing) {
+      recoveries.incrementAndGet();
+      failing = false;
+      listener.wakeUpsChanged();
+    }
     for (long[] handOver : marked) {
       listener.granted(handOver[0], handOver[1]);
     }
+  }
+
+  /**
+   * No hand-over to this JVM is lost while the looks for them succeed: a mark stays until a look
+   * clears it and tells it. So the number changes only after a failed look (-1 until one succeeds
+   * again), see {@link dev.bulwark.spi.BulwarkStore#wakeUpEpoch()}.
+   */
+  long epoch() {
+    return failing ? -1 : recoveries.get();
+  }
+
+  private List<long[]> findMarked() {
+    return core.transactions()
+        .run(
+            "find hand-overs to this JVM",
+            em -> {
+              List<Object[]> rows =
+                  em.createQuery(
+                          "SELECT c.id, c.requestId, c.token FROM ClaimRow c"
+                              + " WHERE c.instance = :me AND c.notice = true ORDER BY c.seq",
+                          Object[].class)
+                      .setParameter("me", core.instance())
+                      .getResultList();
+              List<long[]> told = new ArrayList<>();
+              for (Object[] row : rows) {
+                // only the mark is written, and only while it is there: a renewal of the row
+                // is kept, and a hand-over the caller learnt of from a step's answer (which
+                // cleared the mark meanwhile) is not told twice
+                int cleared =
+                    em.createQuery(
+                            "UPDATE ClaimRow c SET c.notice = false"
+                                + " WHERE c.id = :id AND c.notice = true")
+                        .setParameter("id", row[0])
+                        .executeUpdate();
+                if (cleared == 1) {
+                  told.add(
+                      new long[] {((Number) row[1]).longValue(), ((Number) row[2]).longValue()});
+                }
+              }
+              return told;
+            });
   }
 
   private void run() {

@@ -6,7 +6,11 @@ import dev.bulwark.BulkheadHandle;
 import dev.bulwark.Permit;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.engine.BulwarkEngine;
+import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.PermitSpec;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -77,6 +81,37 @@ class EngineOnJpaTest {
       return result.getLong(1);
     } catch (java.sql.SQLException e) {
       return 0; // the tables appear with the first engine's store
+    }
+  }
+
+  /**
+   * A holder that died: nothing releases its permit, so only a waiter's check finds it gone once
+   * its lease ran out; this JVM's ten waiters share one check per interval, and the one that finds
+   * it reclaims the permit and hands it down the queue.
+   */
+  @Test
+  @Timeout(60)
+  void aPermitWhoseHolderDiedReachesTheWaitersAfterItsLease() throws Exception {
+    Map<String, String> limits =
+        Map.of(
+            "bulwark.bulkhead.shared.value", "1",
+            "bulwark.bulkhead.shared.lease", "600ms",
+            "bulwark.bulkhead.shared.waiting-time", "50s",
+            "bulwark.jpa.wake-up-check-interval", "200ms");
+    try (BulwarkEngine engine = start(limits);
+        JpaStore deadJvm = fixture.open(fixture.config(), (request, token) -> {})) {
+      // taken and never renewed nor released, as by a JVM that died
+      assertThat(deadJvm.permits().acquire(new PermitSpec("shared", 1, 600), 1, true))
+          .isEqualTo(Grant.GRANTED);
+      BulkheadHandle bulkhead = engine.programmatic().bulkhead("shared");
+      List<CompletableFuture<Void>> waiters = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        waiters.add(
+            i % 2 == 0
+                ? CompletableFuture.runAsync(() -> bulkhead.acquire().close())
+                : bulkhead.acquireAsync().toCompletableFuture().thenAccept(Permit::close));
+      }
+      CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(40, TimeUnit.SECONDS);
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bulwark.core.store.OutageGate;
 import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.GrantListener;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.StoreException;
 import dev.bulwark.tck.OutageRelay;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -101,6 +103,54 @@ class OutageTest {
           .hasSize(1)
           .allSatisfy(r -> assertThat(r.getMessage()).contains("answers again"));
       assertThat(logged).noneSatisfy(r -> assertThat(r.getMessage()).contains(PASSWORD));
+    }
+  }
+
+  /**
+   * A look for hand-overs that failed may have cleared marks it never told (committed, answer
+   * lost): the wake-up epoch is -1 from then until a look succeeds, and then a new number, the
+   * listener told of both changes, so the waiters that trusted the old one poll once.
+   */
+  @Test
+  void aFailedLookForHandOversMovesTheWakeUpEpochOnceOneSucceedsAgain() throws Exception {
+    TestServices.Endpoint postgres = TestServices.postgresql();
+    AtomicInteger changes = new AtomicInteger();
+    GrantListener listener =
+        new GrantListener() {
+          @Override
+          public void granted(long requestId, long fencingToken) {}
+
+          @Override
+          public void wakeUpsChanged() {
+            changes.incrementAndGet();
+          }
+        };
+    try (OutageRelay relay = new OutageRelay(postgres.host(), postgres.port())) {
+      relay.open();
+      Map<String, String> config = fixture.config();
+      config.put("url", "jdbc:postgresql://127.0.0.1:" + relay.port() + "/test");
+      config.put("connect-timeout", "500ms");
+      config.put("reconnect-interval", "200ms");
+      try (JpaStore store = fixture.open(config, listener)) {
+        store.deliverWakeUps();
+        long before = store.wakeUpEpoch();
+        assertThat(before).isNotNegative();
+        assertThat(changes).hasValue(0);
+
+        relay.close();
+        assertThatThrownBy(store::deliverWakeUps).isInstanceOf(StoreException.class);
+        assertThat(store.wakeUpEpoch()).isEqualTo(-1);
+        assertThat(changes).hasValue(1);
+
+        relay.open();
+        retryUntilAnswered(
+            () -> {
+              store.deliverWakeUps();
+              return Grant.GRANTED;
+            });
+        assertThat(store.wakeUpEpoch()).isNotNegative().isNotEqualTo(before);
+        assertThat(changes).hasValue(2);
+      }
     }
   }
 

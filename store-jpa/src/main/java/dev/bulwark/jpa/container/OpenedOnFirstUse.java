@@ -233,6 +233,13 @@ final class OpenedOnFirstUse implements BulwarkStore {
     return wakeUpCheckInterval;
   }
 
+  /** -1 until the store is opened: a waiter then polls on the interval. */
+  @Override
+  public long wakeUpEpoch() {
+    BulwarkStore store = opened;
+    return store == null ? -1 : store.wakeUpEpoch();
+  }
+
   @Override
   public void close() {
     BulwarkStore store;
