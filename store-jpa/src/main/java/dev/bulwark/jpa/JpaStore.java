@@ -62,7 +62,7 @@ public final class JpaStore implements BulwarkStore {
                 "Bulwark JPA store on " + settings.describe(),
                 settings.reconnectInterval(),
                 Failure::unreachable,
-                () -> {}),
+                this::lostConnection),
             settings.maxAttempts(),
             "Bulwark JPA store");
     TableNames names = new TableNames(settings.tablePrefix());
@@ -84,6 +84,17 @@ public final class JpaStore implements BulwarkStore {
     this.wakeUps = new WakeUps(core, listener, signal, settings.wakeUpCheckInterval());
     this.cleanup = new Cleanup(core, settings.cleanupInterval());
     this.resources = resources;
+  }
+
+  /**
+   * A transaction lost its connection: it may have committed a hand-over to this JVM's waiter whose
+   * telling never came back, so the waiters stop trusting their wake-ups until a look succeeds.
+   */
+  private void lostConnection() {
+    WakeUps looks = wakeUps; // null while the store is being built
+    if (looks != null) {
+      looks.mayHaveLost();
+    }
   }
 
   /** Opens the store's own unit as the settings say (Java SE: its own pool, or a named unit). */

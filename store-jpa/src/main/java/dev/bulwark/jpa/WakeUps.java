@@ -60,10 +60,7 @@ final class WakeUps implements AutoCloseable {
     try {
       marked = findMarked();
     } catch (RuntimeException e) {
-      if (!failing) {
-        failing = true;
-        listener.wakeUpsChanged();
-      }
+      mayHaveLost(); // it may have cleared marks it never told
       throw e;
     }
     if (failing) {
@@ -73,6 +70,18 @@ final class WakeUps implements AutoCloseable {
     }
     for (long[] handOver : marked) {
       listener.granted(handOver[0], handOver[1]);
+    }
+  }
+
+  /**
+   * A hand-over to this JVM may have gone untold outside the looks (a step that lost its connection
+   * may have committed one to a waiter of this JVM, which only its answer would have told): the
+   * number is -1 until the next look succeeds.
+   */
+  void mayHaveLost() {
+    if (!failing) {
+      failing = true;
+      listener.wakeUpsChanged();
     }
   }
 
