@@ -70,6 +70,11 @@ public final class BulwarkOnRedis implements AutoCloseable {
     return rateLimiter.tryAcquire();
   }
 
+  /** The lock {@link #lock(String, LockMode)} takes, to hold it as long as the caller wants. */
+  public LockHandle lockHandle() {
+    return lock;
+  }
+
   /** Lock {@code key} in {@code mode}, then unlock at once. */
   public long lock(String key, LockMode mode) {
     try (var permit = lock.lock(key, mode)) {
