@@ -71,11 +71,8 @@ class OutageTest {
     PermitSpec spec = new PermitSpec("outage", 2, 60_000);
     try (OutageRelay relay = new OutageRelay(postgres.host(), postgres.port())) {
       relay.open();
-      Map<String, String> config = fixture.config();
-      config.put("url", "jdbc:postgresql://127.0.0.1:" + relay.port() + "/test");
+      Map<String, String> config = throughRelay(relay);
       config.put("password", PASSWORD);
-      config.put("connect-timeout", "500ms");
-      config.put("reconnect-interval", "200ms");
       try (JpaStore store = fixture.open(config, (r, t) -> {})) {
         assertThat(store.permits().acquire(spec, 1, false)).isEqualTo(Grant.GRANTED);
 
@@ -127,10 +124,7 @@ class OutageTest {
         };
     try (OutageRelay relay = new OutageRelay(postgres.host(), postgres.port())) {
       relay.open();
-      Map<String, String> config = fixture.config();
-      config.put("url", "jdbc:postgresql://127.0.0.1:" + relay.port() + "/test");
-      config.put("connect-timeout", "500ms");
-      config.put("reconnect-interval", "200ms");
+      Map<String, String> config = throughRelay(relay);
       try (JpaStore store = fixture.open(config, listener)) {
         store.deliverWakeUps();
         long before = store.wakeUpEpoch();
@@ -159,10 +153,7 @@ class OutageTest {
     TestServices.Endpoint postgres = TestServices.postgresql();
     try (OutageRelay relay = new OutageRelay(postgres.host(), postgres.port())) {
       relay.open();
-      Map<String, String> config = fixture.config();
-      config.put("url", "jdbc:postgresql://127.0.0.1:" + relay.port() + "/test");
-      config.put("connect-timeout", "500ms");
-      config.put("reconnect-interval", "200ms");
+      Map<String, String> config = throughRelay(relay);
       try (JpaStore store = fixture.open(config, (r, t) -> {})) {
         assertThat(store.reconnectInterval()).isEqualTo(Duration.ofMillis(200));
         store.probe();
@@ -195,5 +186,14 @@ class OutageTest {
         Thread.sleep(100);
       }
     }
+  }
+
+  /** The store's settings with PostgreSQL reached through {@code relay}, and short timeouts. */
+  private Map<String, String> throughRelay(OutageRelay relay) {
+    Map<String, String> config = fixture.config();
+    config.put("url", "jdbc:postgresql://127.0.0.1:" + relay.port() + "/test");
+    config.put("connect-timeout", "500ms");
+    config.put("reconnect-interval", "200ms");
+    return config;
   }
 }
