@@ -12,7 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -45,6 +44,9 @@ class LaneHandOffTest {
   private final AtomicInteger overlaps = new AtomicInteger();
   private volatile Lane<Op, Op> lane;
 
+  /** Set when the first batch's sender gave up waiting for the other callers. */
+  private volatile AssertionError hung;
+
   @AfterEach
   void stop() throws InterruptedException {
     background.shutdownNow();
@@ -52,11 +54,6 @@ class LaneHandOffTest {
   }
 
   @Test
-  @Disabled(
-      "Failed 2 of 4 full runs, never alone: the first batch's sender waited 10 s, then 30 s, for"
-          + " the seven other callers to queue and they never did (thread 0 sent 1 operation);"
-          + " cause not found yet, whether in the test's hold or in Lane; LaneTest and the Lincheck"
-          + " check cover the hand-off meanwhile")
   void noCallerSendsAfterItsAnswerCameAndEveryOperationIsSentOnceInItsThreadsOrder()
       throws Exception {
     Lane<Op, Op> lane = new Lane<>(this::send, MAX_SIZE, background);
@@ -97,6 +94,7 @@ class LaneHandOffTest {
       worker.join(TimeUnit.SECONDS.toMillis(100));
       assertThat(worker.isAlive()).as("%s ended", worker.getName()).isFalse();
     }
+    assertThat(hung).as("the first batch's wait for the others").isNull();
     assertThat(lane.flush(10, TimeUnit.SECONDS)).isTrue();
 
     List<Batch> sent;
@@ -163,12 +161,41 @@ class LaneHandOffTest {
       if (first) {
         // the first batch stays in flight until every other thread queued its first call, so
         // the lane is handed from caller to caller at least from there on
-        LaneTest.waitUntil("the other callers queued", () -> lane.queuedCount() == THREADS - 1);
+        awaitOthersQueued();
       }
       Thread.yield(); // a store call takes a while: let others queue behind it
       return ops;
     } finally {
       inFlight.decrementAndGet();
+    }
+  }
+
+  /**
+   * Waits until the seven other callers queued; when they do not within 30 s, fails with every
+   * thread's stack, so that a run that hangs here says where the callers are.
+   */
+  private void awaitOthersQueued() {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (lane.queuedCount() != THREADS - 1) {
+      if (System.nanoTime() - deadline > 0) {
+        StringBuilder stacks = new StringBuilder();
+        Thread.getAllStackTraces()
+            .forEach(
+                (thread, frames) -> {
+                  stacks.append('\n').append(thread).append(' ').append(thread.getState());
+                  for (StackTraceElement frame : frames) {
+                    stacks.append("\n    at ").append(frame);
+                  }
+                });
+        hung =
+            new AssertionError(
+                "the other callers did not queue within 30 s ("
+                    + lane.queuedCount()
+                    + " queued); the threads:"
+                    + stacks);
+        throw hung;
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
     }
   }
 }
