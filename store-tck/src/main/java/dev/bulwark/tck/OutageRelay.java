@@ -134,11 +134,20 @@ public final class OutageRelay implements AutoCloseable {
     }
     synchronized (now) {
       now.delivered = true;
+      OutputStream out;
       try {
-        now.upstream.getOutputStream().write(now.bytes.toByteArray());
-        now.upstream.getOutputStream().flush();
+        out = now.upstream.getOutputStream();
       } catch (IOException closed) {
+        // nothing of it went up this connection: send it on one of its own
         return deliverAlone(now.bytes.toByteArray(), unit.toMillis(timeout));
+      }
+      // once written it may run at once, and its answer, finding the client gone, close this
+      // connection under us: a failure from here on is not a reason to send it a second time
+      try {
+        out.write(now.bytes.toByteArray());
+        out.flush();
+      } catch (IOException cutWhileSending) {
+        // whether it reached the server shows in its answer, awaited below
       }
     }
     return now.answered.await(timeout, unit);
