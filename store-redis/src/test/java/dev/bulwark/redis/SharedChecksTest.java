@@ -24,10 +24,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * While the wake-up subscription stands, a JVM's waiters on one limit share one check per interval
  * instead of polling each: 40 callers queued behind a held permit (threads and asynchronous stages)
- * send at most one poll each in a second of 50 ms intervals (MONITOR counts the polls inside the
- * batch scripts), where a poll per waiter and interval is 800; the release then hands the permit
- * down the queue by wake-ups. And the shared checks still find room that appears without a
- * hand-over: a holder that died is reclaimed after its lease and its permit reaches the waiters.
+ * send about 20 polls in a second of 50 ms intervals, at most two each (MONITOR counts the polls
+ * inside the batch scripts), where a poll per waiter and interval is 800; the release then hands
+ * the permit down the queue by wake-ups. And the shared checks still find room that appears without
+ * a hand-over: a holder that died is reclaimed after its lease and its permit reaches the waiters.
  */
 @ExtendWith(RedisExtension.class)
 @Timeout(60)
@@ -37,8 +37,7 @@ class SharedChecksTest {
   private static final Pattern POLL = Pattern.compile("\"P\" \"\\d+\"");
 
   @Test
-  void queuedCallersPollAtMostOnceASecondBetweenThemAndAreServedByWakeUps(TestRedis test)
-      throws Exception {
+  void queuedCallersShareOnePollPerIntervalAndAreServedByWakeUps(TestRedis test) throws Exception {
     try (BulwarkEngine engine = start(test, "60s")) {
       BulkheadHandle bulkhead = engine.programmatic().bulkhead("one");
       Permit held = bulkhead.acquire();
@@ -55,8 +54,9 @@ class SharedChecksTest {
             polls++;
           }
         }
-        // each waits at least half the interval times 40 between its checks
-        assertThat(polls).as("polls in one second").isLessThanOrEqualTo(WAITERS);
+        // about 20; each waits at least half the interval times 40 (1 s) between its checks, and
+        // one that chose its first check while fewer had queued may add one more
+        assertThat(polls).as("polls in one second").isLessThanOrEqualTo(2 * WAITERS);
       }
 
       held.close();
