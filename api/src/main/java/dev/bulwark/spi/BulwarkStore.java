@@ -43,7 +43,10 @@ public interface BulwarkStore extends AutoCloseable {
 
   /**
    * How long a waiter trusts the {@link GrantListener} before it polls once: a bound on the delay a
-   * lost wake-up can cost. {@link Duration#ZERO} for a store whose wake-ups cannot be lost.
+   * lost wake-up can cost. {@link Duration#ZERO} for a store whose wake-ups cannot be lost. For a
+   * store that tells when one may have been lost ({@link #wakeUpEpoch()}), the period of the one
+   * check this JVM's waiters of a limit share (it finds room no hand-over announced, such as a dead
+   * holder's lease running out).
    */
   Duration wakeUpCheckInterval();
 
