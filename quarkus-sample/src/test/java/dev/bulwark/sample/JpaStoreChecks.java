@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -85,7 +86,7 @@ abstract class JpaStoreChecks {
             .isEqualTo(200);
       }
     }
-    assertThat(database().heldPermits("legacy-api")).as("held claim rows after").isZero();
+    awaitNoneHeld("legacy-api");
   }
 
   @Test
@@ -150,8 +151,28 @@ abstract class JpaStoreChecks {
     return database().heldPermits(name);
   }
 
+  /**
+   * Waits until no claim row of {@code name} is left: a guarded call's release is posted when it
+   * returns, and its transaction commits a moment later.
+   */
+  private void awaitNoneHeld(String name) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (database().heldPermits(name) != 0) {
+      assertThat(System.nanoTime() - deadline)
+          .as("the claim rows of %s released within 10 s", name)
+          .isNegative();
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+    }
+  }
+
   private void assertReleasedOnce(String name, int grantedBefore, int releasedBefore) {
-    assertThat(database().heldPermits(name)).as("held claim rows after the rollback").isZero();
+    awaitNoneHeld(name);
+    // the release's event follows the store's answer, which follows the commit
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (events.released(name) == releasedBefore) {
+      assertThat(System.nanoTime() - deadline).as("the release reported within 10 s").isNegative();
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+    }
     assertThat(events.granted(name) - grantedBefore).as("grants").isEqualTo(1);
     assertThat(events.released(name) - releasedBefore).as("releases").isEqualTo(1);
     assertThat(events.expiredAtRelease(name)).as("releases that found no claim").isZero();
@@ -160,6 +181,6 @@ abstract class JpaStoreChecks {
     assertThatThrownBy(() -> caller.failAfter(() -> again.set(heldNow(name))))
         .isInstanceOf(IllegalStateException.class);
     assertThat(again.get()).isEqualTo(1);
-    assertThat(database().heldPermits(name)).isZero();
+    awaitNoneHeld(name);
   }
 }
