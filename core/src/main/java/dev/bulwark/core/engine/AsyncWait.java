@@ -70,6 +70,7 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
         }
         if (grant.outcome() == Outcome.QUEUED) {
           events.queued();
+          access.waiters().queued(request);
           request.keepAlive();
           wait.start(caller);
           return inLine(wait.outcome, order, place);

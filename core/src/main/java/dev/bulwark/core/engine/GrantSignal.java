@@ -19,8 +19,8 @@ abstract class GrantSignal {
 
   final long requestId;
 
-  /** The limit (and lock key) it waits on: this JVM's waiters of one group share their checks. */
-  final String group;
+  /** The group {@link Waiters} counts it in while it is queued; null when not counted. */
+  volatile String countedIn;
 
   /** How long after registering a notice is trusted: half a lease, or for ever (no expiry). */
   private final long trustNanos;
@@ -47,12 +47,17 @@ abstract class GrantSignal {
    * @param leaseMillis the request's lease in the store, or 0 when the store's leases do not expire
    *     (then every notice is trusted)
    */
-  GrantSignal(long requestId, long leaseMillis, String group) {
+  GrantSignal(long requestId, long leaseMillis) {
     this.requestId = requestId;
-    this.group = group;
     this.trustNanos =
         leaseMillis <= 0 ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 2;
   }
+
+  /**
+   * The limit (and lock key) it waits on: this JVM's queued waiters of one group share their
+   * checks. Asked only once the request is queued, so a call that is granted at once pays nothing.
+   */
+  abstract String group();
 
   /** Called when the request registers, before it first asks the store. */
   final void registered() {

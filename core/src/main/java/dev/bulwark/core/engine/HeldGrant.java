@@ -37,6 +37,7 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
   private final Lane<Operation, Grant> lane;
 
   private final LimitEvents events;
+  private final Lease.Kind kind;
   private final String name;
   private final String key;
 
@@ -62,10 +63,11 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
       String name,
       String key,
       long leaseMillis) {
-    super(requestId, renewer == null ? 0 : leaseMillis, kind + ":" + name + "\u0000" + key);
+    super(requestId, renewer == null ? 0 : leaseMillis);
     this.renewer = renewer;
     this.lane = lane;
     this.events = events;
+    this.kind = kind;
     this.name = name;
     this.key = key;
     this.lease = renewer == null ? null : new Lease(kind, name, key, requestId, leaseMillis);
@@ -79,6 +81,11 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
   @Override
   public final String key() {
     return key;
+  }
+
+  @Override
+  final String group() {
+    return kind + ":" + name + "\u0000" + key;
   }
 
   /**

@@ -64,6 +64,7 @@ final class QueuedRequest {
         return grant;
       }
       events.queued();
+      access.waiters().queued(request);
       request.keepAlive();
       Grant outcome = await(request, deadline, access, request);
       if (!outcome.isGranted()) {

@@ -13,25 +13,36 @@ public final class Waiters implements GrantListener {
 
   private final Map<Long, GrantSignal> waiting = new ConcurrentHashMap<>();
 
-  /** How many requests wait per group (limit and lock key). */
+  /** How many queued requests wait per group (limit and lock key). */
   private final Map<String, Integer> perGroup = new ConcurrentHashMap<>();
 
   void register(GrantSignal signal) {
     signal.registered();
-    if (waiting.put(signal.requestId, signal) == null) {
-      perGroup.merge(signal.group, 1, Integer::sum);
-    }
+    waiting.put(signal.requestId, signal);
+  }
+
+  /** Counts a registered request among its group's waiters, once the store queued it. */
+  void queued(GrantSignal signal) {
+    String group = signal.group();
+    signal.countedIn = group;
+    perGroup.merge(group, 1, Integer::sum);
   }
 
   void unregister(GrantSignal signal) {
-    if (waiting.remove(signal.requestId, signal)) {
-      perGroup.computeIfPresent(signal.group, (group, count) -> count == 1 ? null : count - 1);
+    waiting.remove(signal.requestId, signal);
+    String group = signal.countedIn;
+    if (group != null) {
+      signal.countedIn = null;
+      perGroup.computeIfPresent(group, (g, count) -> count == 1 ? null : count - 1);
     }
   }
 
-  /** How many of this JVM's requests wait on the same limit (and lock key) as {@code signal}. */
+  /**
+   * How many of this JVM's queued requests wait on the same limit (and lock key) as {@code signal}.
+   */
   int inGroupOf(GrantSignal signal) {
-    return perGroup.getOrDefault(signal.group, 1);
+    String group = signal.countedIn;
+    return group == null ? 1 : perGroup.getOrDefault(group, 1);
   }
 
   @Override
