@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -37,7 +36,12 @@ public final class WakeUpChannel implements AutoCloseable {
   private final ScheduledExecutorService watcher;
 
   /** How many times a subscription was lost or made: the epoch's value while all are up. */
-  private final AtomicLong changes = new AtomicLong();
+  private long changes; // guarded by changing
+
+  private final Object changing = new Object();
+
+  /** What {@link #epoch()} answers, set at each change so that reading it costs a volatile read. */
+  private volatile long epoch = -1;
 
   /** Told after each change (the waiters that trusted the old epoch look again). */
   private final Runnable onChange;
@@ -96,6 +100,10 @@ public final class WakeUpChannel implements AutoCloseable {
     } else {
       watcher = null;
     }
+    // a subscription made before its field or map entry was set counted as down: count it now
+    synchronized (changing) {
+      settleEpoch();
+    }
   }
 
   private static ScheduledExecutorService daemonScheduler(String name) {
@@ -142,16 +150,21 @@ public final class WakeUpChannel implements AutoCloseable {
    * followed by a subscription made, which changes the number.
    */
   public long epoch() {
-    long before = changes.get();
-    if (!isSubscribed()) {
-      return -1;
-    }
-    return changes.get() == before ? before : -1;
+    return epoch;
   }
 
+  /** A subscription was lost or made: the epoch moves on, then the waiters are told. */
   private void changed() {
-    changes.incrementAndGet();
+    synchronized (changing) {
+      changes++;
+      settleEpoch();
+    }
     onChange.run();
+  }
+
+  /** The epoch from the subscriptions as they are now; guarded by {@code changing}. */
+  private void settleEpoch() {
+    epoch = isSubscribed() ? changes : -1;
   }
 
   public boolean isSubscribed() {
@@ -178,6 +191,7 @@ public final class WakeUpChannel implements AutoCloseable {
         return;
       }
       List<NodeSubscription> dropped = new ArrayList<>();
+      boolean added = false;
       synchronized (this) {
         if (closed) {
           return;
@@ -198,8 +212,12 @@ public final class WakeUpChannel implements AutoCloseable {
           if (!subscriptions.containsKey(primary)) {
             LOG.info(() -> "Bulwark: new primary " + primary + "; subscribing to wake-ups there");
             subscribeOn(primary);
+            added = true;
           }
         }
+      }
+      if (added) {
+        changed(); // -1 until the new primary's subscription is made: a notice there is lost now
       }
       dropped.forEach(NodeSubscription::close);
     } catch (RuntimeException e) {
