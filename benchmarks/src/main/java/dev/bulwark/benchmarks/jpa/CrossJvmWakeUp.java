@@ -1,7 +1,7 @@
 package dev.bulwark.benchmarks.jpa;
 
 import dev.bulwark.BulkheadHandle;
-import dev.bulwark.Permit;
+import dev.bulwark.benchmarks.HeldTurns;
 import dev.bulwark.spi.BulwarkStoreProvider;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Cross-JVM wake-up on the JPA store (PostgreSQL): a bulkhead of 1 shared by two JVMs — this one
@@ -146,19 +145,14 @@ public final class CrossJvmWakeUp {
 
   /** One caller: takes the permit, holds it, releases it and asks again until {@code end}. */
   private static List<Call> take(BulkheadHandle bulkhead, String jvm, long start, long end) {
-    while (System.nanoTime() < start) {
-      LockSupport.parkNanos(start - System.nanoTime());
+    List<HeldTurns.Turn> turns;
+    try {
+      turns = HeldTurns.run(bulkhead::acquire, HOLD_NANOS, start, end);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
     List<Call> calls = new ArrayList<>();
-    while (System.nanoTime() < end) {
-      long asked = System.nanoTime();
-      Permit permit = bulkhead.acquire();
-      long granted = System.nanoTime();
-      LockSupport.parkNanos(HOLD_NANOS);
-      long released = System.nanoTime();
-      permit.close();
-      calls.add(new Call(jvm, asked, granted, released));
-    }
+    turns.forEach(t -> calls.add(new Call(jvm, t.asked(), t.granted(), t.released())));
     return calls;
   }
 

@@ -4,6 +4,7 @@ import dev.bulwark.BulkheadHandle;
 import dev.bulwark.LockHandle;
 import dev.bulwark.LockMode;
 import dev.bulwark.Permit;
+import dev.bulwark.benchmarks.HeldTurns;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -193,41 +194,26 @@ public final class ContendedJvms {
         }
         long start = Long.parseLong(p[1]);
         long until = Long.parseLong(p[3]);
-        Acquire acquire =
+        HeldTurns.Take take =
             p[0].equals("bulkhead") ? bulkhead::acquire : () -> lock.lock(KEY, LockMode.WRITE);
-        Path file = run(acquire, start, until);
+        Path file = run(take, start, until);
         parent.send("done " + file);
       }
     }
   }
 
-  /** Something that is granted and given back. */
-  @FunctionalInterface
-  interface Acquire {
-    AutoCloseable acquire() throws Exception;
-  }
-
   /** The threads' grants as lines: asked, granted, released. */
-  private static Path run(Acquire acquire, long start, long until) throws Exception {
-    List<List<long[]>> recorded = new ArrayList<>();
+  private static Path run(HeldTurns.Take take, long start, long until) throws Exception {
+    List<List<HeldTurns.Turn>> recorded = new ArrayList<>();
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < THREADS; t++) {
-      List<long[]> mine = new ArrayList<>();
+      List<HeldTurns.Turn> mine = new ArrayList<>();
       recorded.add(mine);
       Thread thread =
           new Thread(
               () -> {
-                LockSupport.parkNanos(start - System.nanoTime());
                 try {
-                  while (System.nanoTime() < until) {
-                    long asked = System.nanoTime();
-                    AutoCloseable held = acquire.acquire();
-                    long granted = System.nanoTime();
-                    LockSupport.parkNanos(HOLD_NANOS);
-                    long released = System.nanoTime();
-                    held.close();
-                    mine.add(new long[] {asked, granted, released});
-                  }
+                  mine.addAll(HeldTurns.run(take, HOLD_NANOS, start, until));
                 } catch (Exception e) {
                   throw new IllegalStateException(e);
                 }
@@ -240,9 +226,9 @@ public final class ContendedJvms {
     }
     Path file = Files.createTempFile("bulwark-contended-", ".txt");
     List<String> lines = new ArrayList<>();
-    for (List<long[]> mine : recorded) {
-      for (long[] g : mine) {
-        lines.add(g[0] + " " + g[1] + " " + g[2]);
+    for (List<HeldTurns.Turn> mine : recorded) {
+      for (HeldTurns.Turn turn : mine) {
+        lines.add(turn.asked() + " " + turn.granted() + " " + turn.released());
       }
     }
     Files.write(file, lines);

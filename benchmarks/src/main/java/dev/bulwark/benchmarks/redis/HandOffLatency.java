@@ -2,6 +2,7 @@ package dev.bulwark.benchmarks.redis;
 
 import dev.bulwark.BulkheadHandle;
 import dev.bulwark.Permit;
+import dev.bulwark.benchmarks.HeldTurns;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -18,7 +19,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
 
@@ -305,24 +305,22 @@ public final class HandOffLatency {
 
   /** One caller: takes the permit, holds it, releases it and asks again until {@code end}. */
   private static List<Call> take(Side side, String who, long start, long end) {
-    while (System.nanoTime() < start) {
-      LockSupport.parkNanos(start - System.nanoTime());
+    List<HeldTurns.Turn> turns;
+    try {
+      turns =
+          HeldTurns.run(
+              () -> {
+                Runnable release = side.acquire();
+                return release::run;
+              },
+              HOLD_NANOS,
+              start,
+              end);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
     List<Call> calls = new ArrayList<>();
-    try {
-      while (System.nanoTime() < end) {
-        long asked = System.nanoTime();
-        Runnable release = side.acquire();
-        long granted = System.nanoTime();
-        LockSupport.parkNanos(HOLD_NANOS);
-        long released = System.nanoTime();
-        release.run();
-        calls.add(new Call(who, asked, granted, released));
-      }
-      // the other caller's last acquire needs a last release of ours to return
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    turns.forEach(t -> calls.add(new Call(who, t.asked(), t.granted(), t.released())));
     return calls;
   }
 
