@@ -160,8 +160,9 @@ class LaneHandOffTest {
       }
       if (first) {
         // the first batch stays in flight until every other thread queued its first call, so
-        // the lane is handed from caller to caller at least from there on
-        awaitOthersQueued();
+        // the lane is handed from caller to caller at least from there on; a caller that queued
+        // before the first sender took its batch is in that batch already
+        awaitOthersQueued(THREADS - ops.size());
       }
       Thread.yield(); // a store call takes a while: let others queue behind it
       return ops;
@@ -171,12 +172,13 @@ class LaneHandOffTest {
   }
 
   /**
-   * Waits until the seven other callers queued; when they do not within 30 s, fails with every
-   * thread's stack, so that a run that hangs here says where the callers are.
+   * Waits until the {@code others} callers not in the first batch queued; when they do not within
+   * 30 s, fails with every thread's stack, so that a run that hangs here says where the callers
+   * are.
    */
-  private void awaitOthersQueued() {
+  private void awaitOthersQueued(int others) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (lane.queuedCount() != THREADS - 1) {
+    while (lane.queuedCount() != others) {
       if (System.nanoTime() - deadline > 0) {
         StringBuilder stacks = new StringBuilder();
         Thread.getAllStackTraces()
@@ -191,6 +193,8 @@ class LaneHandOffTest {
             new AssertionError(
                 "the other callers did not queue within 30 s ("
                     + lane.queuedCount()
+                    + " of "
+                    + others
                     + " queued); the threads:"
                     + stacks);
         throw hung;
