@@ -13,6 +13,7 @@ import dev.bulwark.spi.LockStore;
 import dev.bulwark.spi.PartialRenewalException;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
+import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.RateStore;
 import dev.bulwark.spi.StoreContext;
@@ -20,7 +21,9 @@ import dev.bulwark.spi.StoreException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A store for engine tests: the local store's semantics, but it can be switched off like an
@@ -52,6 +55,15 @@ final class SwitchableStore implements BulwarkStore {
 
   /** How many polls (permits and locks) reached the store. */
   final AtomicInteger polls = new AtomicInteger();
+
+  /** How long a rate reservation's answer takes to come back once the store decided it. */
+  volatile Duration rateReplyDelay = Duration.ZERO;
+
+  /** The rate reservations the store decided, in order. */
+  final List<RateReservation> reservations = new CopyOnWriteArrayList<>();
+
+  /** A rate reservation as the store decided it: when ({@link System#nanoTime}) and what. */
+  record RateReservation(long decidedNanos, RateDecision decision) {}
 
   private final LocalStore local;
   private final GrantListener listener;
@@ -145,7 +157,13 @@ final class SwitchableStore implements BulwarkStore {
   public RateStore rates() {
     return (RateSpec spec, long maxWaitNanos) -> {
       check();
-      return local.rates().reserve(spec, maxWaitNanos);
+      RateDecision decision = local.rates().reserve(spec, maxWaitNanos);
+      reservations.add(new RateReservation(System.nanoTime(), decision));
+      long replyNanos = rateReplyDelay.toNanos();
+      if (replyNanos > 0) {
+        LockSupport.parkNanos(replyNanos); // the answer's way back, as over a slow network
+      }
+      return decision;
     };
   }
 
