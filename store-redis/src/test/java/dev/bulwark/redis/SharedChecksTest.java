@@ -7,13 +7,18 @@ import dev.bulwark.Permit;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.PermitSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,9 +47,6 @@ class SharedChecksTest {
       BulkheadHandle bulkhead = engine.programmatic().bulkhead("one");
       Permit held = bulkhead.acquire();
       List<CompletableFuture<Void>> waiters = queue(bulkhead);
-      // the first waiters chose their first check before the others queued: let those pass
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
-
       try (RedisMonitor monitor = RedisMonitor.start(test)) {
         LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1)); // twenty check intervals
         int polls = 0;
@@ -54,8 +56,7 @@ class SharedChecksTest {
             polls++;
           }
         }
-        // about 20; each waits at least half the interval times 40 (1 s) between its checks, and
-        // one that chose its first check while fewer had queued may add one more
+        // about 20: one per interval for the limit, whoever sends it
         assertThat(polls).as("polls in one second").isLessThanOrEqualTo(2 * WAITERS);
       }
 
@@ -79,16 +80,84 @@ class SharedChecksTest {
     }
   }
 
+  /**
+   * 400 callers queue behind a holder of another JVM that renews its lease while they queue and 3 s
+   * more, then dies: the first of them is granted within a few check intervals of the lease's end,
+   * the limit's one check per interval reclaiming the permit however many wait.
+   */
+  @Test
+  void aHolderThatDiesAfterManyQueuedIsReclaimedWithinChecksOfItsLease(TestRedis test)
+      throws Exception {
+    int many = 400;
+    PermitSpec spec = new PermitSpec("one", 1, 600);
+    Lease held = new Lease(Lease.Kind.PERMIT, "one", "", 1, 600);
+    try (RecordingStore deadJvm = test.open();
+        BulwarkEngine engine = start(test, "600ms")) {
+      assertThat(deadJvm.store().permits().acquire(spec, 1, true)).isEqualTo(Grant.GRANTED);
+      // the holder renews its lease as an engine does while the callers queue, and 3 s more
+      AtomicBoolean dead = new AtomicBoolean();
+      AtomicLong lastRenewal = new AtomicLong(System.nanoTime());
+      CompletableFuture<Void> holder =
+          CompletableFuture.runAsync(
+              () -> {
+                while (!dead.get()) {
+                  LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(150));
+                  long renewing = System.nanoTime();
+                  assertThat(deadJvm.store().renew(List.of(held))).as("renewed").isEmpty();
+                  lastRenewal.set(renewing);
+                }
+              });
+      BulkheadHandle bulkhead = engine.programmatic().bulkhead("one");
+      AtomicLong firstGrant = new AtomicLong();
+      List<CompletableFuture<Void>> waiters = queue(bulkhead, many, firstGrant);
+      LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(3));
+      dead.set(true);
+      holder.get(10, TimeUnit.SECONDS); // its renewals all succeeded
+      assertThat(firstGrant).as("nobody granted while the holder lived").hasValue(0);
+
+      CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(50, TimeUnit.SECONDS);
+      long leaseEnd = lastRenewal.get() + TimeUnit.MILLISECONDS.toNanos(600);
+      // one check per 50 ms interval: a few intervals past the lease, with room for a slow machine
+      assertThat(TimeUnit.NANOSECONDS.toMillis(firstGrant.get() - leaseEnd))
+          .as("ms from the end of the dead holder's lease to the first grant")
+          .isLessThan(2_000);
+    }
+  }
+
   private static List<CompletableFuture<Void>> queue(BulkheadHandle bulkhead) {
+    return queue(bulkhead, WAITERS, new AtomicLong());
+  }
+
+  /**
+   * Queues {@code count} callers, half threads, half asynchronous; notes the first grant's time.
+   */
+  private static List<CompletableFuture<Void>> queue(
+      BulkheadHandle bulkhead, int count, AtomicLong firstGrant) {
     List<CompletableFuture<Void>> waiters = new ArrayList<>();
-    for (int i = 0; i < WAITERS; i++) {
+    Runnable granted = () -> firstGrant.compareAndSet(0, System.nanoTime());
+    ExecutorService threads = Executors.newFixedThreadPool(count / 2 + 1);
+    for (int i = 0; i < count; i++) {
       waiters.add(
           i % 2 == 0
-              ? CompletableFuture.runAsync(() -> bulkhead.acquire().close())
-              : bulkhead.acquireAsync().toCompletableFuture().thenAccept(Permit::close));
+              ? CompletableFuture.runAsync(
+                  () -> {
+                    Permit permit = bulkhead.acquire();
+                    granted.run();
+                    permit.close();
+                  },
+                  threads)
+              : bulkhead
+                  .acquireAsync()
+                  .toCompletableFuture()
+                  .thenAccept(
+                      permit -> {
+                        granted.run();
+                        permit.close();
+                      }));
     }
+    threads.shutdown(); // its threads end with their calls
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (bulkhead.inspect().queued() < WAITERS) {
+    while (bulkhead.inspect().queued() < count) {
       assertThat(System.nanoTime()).as("every caller queued").isLessThan(deadline);
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
     }

@@ -40,7 +40,7 @@ import redis.clients.jedis.Jedis;
  *       script calls and server CPU per hand-over, microseconds per script call;
  *   <li>for {@link #MONITOR_NANOS} afterwards, under MONITOR: which scripts the JVMs sent (by
  *       SHA-1), how many commands each release script ran inside Redis, and the waiters' polls per
- *       second.
+ *       second; acquires, releases and polls count those the permit batches carried too.
  * </ul>
  *
  * <p>Arguments: queue lengths (default {@code 10 100 1000 10000}); {@code rounds=N} (default 3);
@@ -390,6 +390,10 @@ public final class QueueLength {
   /** The scripts a MONITOR recording shows this benchmark's connections sending. */
   private static final class Scripts {
     final Map<String, List<Integer>> inside = new HashMap<>();
+
+    /** Operations that travelled in permit batches, by the single script each stands for. */
+    final Map<String, Long> batched = new HashMap<>();
+
     long others;
 
     static Scripts of(List<MonitorTap.Command> commands) {
@@ -408,10 +412,16 @@ public final class QueueLength {
           }
         } else if (ours.contains(c.client()) && c.name().equals("evalsha")) {
           String sha = c.line().split("\"")[3];
-          current =
-              scripts.inside.computeIfAbsent(
-                  SCRIPTS.getOrDefault(sha, "other"), n -> new ArrayList<>());
+          String script = SCRIPTS.getOrDefault(sha, "other");
+          current = scripts.inside.computeIfAbsent(script, n -> new ArrayList<>());
           current.add(0);
+          if (script.equals("permit_batch")) {
+            scripts.batched.merge(
+                "permit_acquire", (long) BatchedOperations.count(c, "Aa"), Long::sum);
+            scripts.batched.merge("permit_poll", (long) BatchedOperations.count(c, "P"), Long::sum);
+            scripts.batched.merge(
+                "permit_release", (long) BatchedOperations.count(c, "R"), Long::sum);
+          }
         } else {
           current = null;
           if (!ours.contains(c.client())) {
@@ -422,8 +432,9 @@ public final class QueueLength {
       return scripts;
     }
 
+    /** The calls of {@code script} and the operations of its kind that batches carried. */
     long count(String script) {
-      return inside.getOrDefault(script, List.of()).size();
+      return inside.getOrDefault(script, List.of()).size() + batched.getOrDefault(script, 0L);
     }
 
     double meanInside(String script) {

@@ -4,8 +4,6 @@ import dev.bulwark.BulkheadHandle;
 import dev.bulwark.Permit;
 import dev.bulwark.benchmarks.jpa.BulwarkOnJpa;
 import dev.bulwark.benchmarks.jpa.PostgresTarget;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -37,10 +35,10 @@ import redis.clients.jedis.Jedis;
  * exception while the run is not stopping, with its root cause), hand-overs a second, and what the
  * store served: on Redis the commands a second ({@code INFO commandstats}, every command, including
  * those a script runs), the script calls a second, and for {@link #MONITOR_NANOS} under MONITOR the
- * script calls a second by script (named by the SHA-1 the store sends), of which those named {@code
- * *poll*} are the waiters' polls; on PostgreSQL the transactions a second of the benchmark's
- * database ({@code pg_stat_database}, whose counters a backend publishes about once a second, so
- * give the database to the benchmark alone).
+ * script calls a second by script (named by the SHA-1 the store sends) and the poll operations the
+ * permit batches carried (the polls a second count both); on PostgreSQL the transactions a second
+ * of the benchmark's database ({@code pg_stat_database}, whose counters a backend publishes about
+ * once a second, so give the database to the benchmark alone).
  *
  * <p>Arguments: {@code store=redis|jpa} (default redis), {@code threads=platform|virtual} (default
  * platform; virtual needs Java 21 or later), {@code waiters=10,100,…} (default 10, 100, 1,000 and
@@ -319,7 +317,7 @@ public final class WaitersAtScale {
 
     @Override
     Map<String, Long> byScript() throws Exception {
-      Map<String, String> names = scriptNames();
+      Map<String, String> names = StoreScripts.byHash();
       Map<String, Long> calls = new TreeMap<>();
       try (MonitorTap tap = new MonitorTap()) {
         Thread.sleep(TimeUnit.NANOSECONDS.toMillis(MONITOR_NANOS));
@@ -331,6 +329,11 @@ public final class WaitersAtScale {
                     ? "eval"
                     : names.getOrDefault(sha, "sha " + sha.substring(0, Math.min(8, sha.length())));
             calls.merge(script, 1L, Long::sum);
+            if (script.equals("permit_batch")) {
+              // a batched poll is an operation inside the batch's one script call
+              calls.merge(
+                  "polls in permit_batch", (long) BatchedOperations.count(c, "P"), Long::sum);
+            }
           }
         }
       }
@@ -389,31 +392,6 @@ public final class WaitersAtScale {
       bulwark.close();
       database.close();
     }
-  }
-
-  /**
-   * The Redis store's scripts by the SHA-1 they are sent with, read from the store's own script
-   * constants (reached by reflection: the store is a runtime dependency only), so that a MONITOR
-   * line says which script ran whatever the store's version.
-   */
-  static Map<String, String> scriptNames() {
-    Map<String, String> names = new HashMap<>();
-    try {
-      Class<?> scripts = Class.forName("dev.bulwark.redis.Scripts");
-      for (Field field : scripts.getDeclaredFields()) {
-        if (Modifier.isStatic(field.getModifiers())
-            && field.getType().getSimpleName().equals("LuaScript")) {
-          field.setAccessible(true);
-          Object script = field.get(null);
-          String sha = (String) script.getClass().getMethod("sha").invoke(script);
-          String name = (String) script.getClass().getMethod("name").invoke(script);
-          names.put(sha, name);
-        }
-      }
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      System.out.println("cannot name the store's scripts (" + e + "): shown by SHA-1");
-    }
-    return names;
   }
 
   /** The innermost cause's class and message: what made an acquire fail. */

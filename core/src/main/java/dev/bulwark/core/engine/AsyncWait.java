@@ -70,7 +70,7 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
         }
         if (grant.outcome() == Outcome.QUEUED) {
           events.queued();
-          access.waiters().queued(request);
+          access.waiters().queued(request, access);
           request.keepAlive();
           wait.start(caller);
           return inLine(wait.outcome, order, place);
@@ -141,18 +141,16 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
   }
 
   /**
-   * The next check: while the store's wake-ups are trusted, this waiter's share of its limit's one
-   * check per interval (see {@link QueuedRequest#untilSharedCheck}; a nudge checks sooner), else on
-   * the interval's grid. Replaces a check already scheduled, so nudges do not pile timers.
+   * The next check: while the store's wake-ups are trusted, only the deadline (its group's check
+   * and the store's changes come as nudges, see {@link Waiters}), else on the interval's grid.
+   * Replaces a check already scheduled, so nudges do not pile timers.
    */
   private void scheduleCheck() {
     long remaining = Math.max(0, deadline - System.nanoTime());
     long delay =
         Math.min(
             remaining,
-            request.trustsWakeUps()
-                ? QueuedRequest.untilSharedCheck(checkNanos, access.waiters().inGroupOf(request))
-                : QueuedRequest.untilNextCheck(checkNanos));
+            request.trustsWakeUps() ? remaining : QueuedRequest.untilNextCheck(checkNanos));
     ScheduledFuture<?> previous = timer;
     if (previous != null) {
       previous.cancel(false);

@@ -4,13 +4,12 @@ import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Outcome;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Waits out one queued request: the store's hand-over normally wakes it; when the store's wake-ups
  * can be lost, it polls once per check interval, unless the store tells when one may have been lost
- * ({@link dev.bulwark.spi.BulwarkStore#wakeUpEpoch()}): then it polls once after that, and this
- * JVM's waiters of one limit share one check per interval between them. At the deadline it
+ * ({@link dev.bulwark.spi.BulwarkStore#wakeUpEpoch()}): then it polls once after that, and when
+ * its limit's one check per interval falls to it ({@link Waiters}). At the deadline it
  * withdraws, and a withdrawal that races a hand-over keeps the grant. A hand-over notice that may
  * be stale (see {@link GrantSignal}) is answered by a poll at once.
  */
@@ -64,7 +63,7 @@ final class QueuedRequest {
         return grant;
       }
       events.queued();
-      access.waiters().queued(request);
+      access.waiters().queued(request, access);
       request.keepAlive();
       Grant outcome = await(request, deadline, access, request);
       if (!outcome.isGranted()) {
@@ -95,25 +94,6 @@ final class QueuedRequest {
   }
 
   /**
-   * The wait until a waiter that trusts the store's wake-ups checks anyway: room can appear without
-   * a hand-over (a holder whose lease ran out is reclaimed by the next step on the limit, which
-   * then hands the room down the queue and wakes whom it served), so the waiters of one limit in
-   * this JVM share one check per interval between them: each waits a random span around the
-   * interval times their number, and the poll it then sends is that step.
-   */
-  static long untilSharedCheck(long checkNanos, int waitersInGroup) {
-    if (checkNanos == Long.MAX_VALUE) {
-      return checkNanos;
-    }
-    int waiters = Math.max(1, waitersInGroup);
-    if (checkNanos > Long.MAX_VALUE / 2 / waiters) {
-      return Long.MAX_VALUE;
-    }
-    long mean = checkNanos * waiters;
-    return mean / 2 + ThreadLocalRandom.current().nextLong(mean);
-  }
-
-  /**
    * @return the final grant: GRANTED (with its token) or REJECTED
    * @throws InterruptedException after withdrawing the request (and releasing a racing grant)
    */
@@ -127,12 +107,8 @@ final class QueuedRequest {
         if (remaining <= 0) {
           return signal.isGranted() ? Grant.granted(signal.signalledToken()) : queue.cancel();
         }
-        long wait =
-            Math.min(
-                remaining,
-                signal.trustsWakeUps()
-                    ? untilSharedCheck(check, access.waiters().inGroupOf(signal))
-                    : untilNextCheck(check));
+        // one that trusts the wake-ups waits for them, or for its group's check (see Waiters)
+        long wait = signal.trustsWakeUps() ? remaining : Math.min(remaining, untilNextCheck(check));
         long waitFrom = System.nanoTime();
         if (signal.awaitSignal(wait)) {
           if (signal.isGranted()) {

@@ -152,17 +152,51 @@ class TrustedWakeUpsTest {
             WAITERS.get(i % 2 == 0 ? "thread" : "async").apply(bulkhead).thenAccept(Permit::close));
       }
       waitUntil("all queued", () -> bulkhead.inspect().queued() == waiters);
-      // the first waiters chose their first check before the others queued: let those pass
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
       int before = store[0].polls.get();
       LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
       int polls = store[0].polls.get() - before;
-      // one per interval between them: about 20 in a second. Each waiter waits at least half the
-      // interval times 20 (500 ms) between its checks, so at most two fall in a second; one per
-      // waiter and interval would be 400
-      assertThat(polls).isBetween(1, 2 * waiters);
+      // one per interval between them: about 20 in a second, where one per waiter and interval
+      // would be 400
+      assertThat(polls).isBetween(5, 2 * waiters);
       held.close();
       CompletableFuture.allOf(queued.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * 200 callers wait, then 190 withdraw: the 10 left keep their limit's one check per interval
+   * (about 20 in a second), as a waiter that alone stays behind a holder that died needs. A share
+   * of the checks drawn while 200 waited (each every 5 to 15 s) left them none for seconds.
+   */
+  @Test
+  void theLimitsCheckKeepsItsIntervalWhenMostOfItsWaitersLeave() throws Exception {
+    int waiters = 200;
+    int staying = 10;
+    try (BulwarkEngine engine = engine(Duration.ofMillis(50))) {
+      store[0].epoch = 7;
+      BulkheadHandle bulkhead = engine.programmatic().bulkhead("single");
+      Permit held = bulkhead.acquire();
+      List<CompletableFuture<Permit>> queued = new ArrayList<>();
+      for (int i = 0; i < waiters; i++) {
+        queued.add(bulkhead.acquireAsync().toCompletableFuture());
+      }
+      waitUntil("all queued", () -> bulkhead.inspect().queued() == waiters);
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+      // the first to queue leave: those that stay queued when all the others waited already
+      for (CompletableFuture<Permit> leaving : queued.subList(0, waiters - staying)) {
+        leaving.cancel(false);
+      }
+      waitUntil("the others withdrawn", () -> bulkhead.inspect().queued() == staying);
+
+      int before = store[0].polls.get();
+      LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+      int polls = store[0].polls.get() - before;
+      // one per 50 ms interval: about 20, and never one per waiter and interval (200)
+      assertThat(polls).as("polls in one second").isBetween(5, 2 * staying * 2);
+      held.close();
+      for (CompletableFuture<Permit> stayed : queued.subList(waiters - staying, waiters)) {
+        stayed.get(10, TimeUnit.SECONDS).close();
+      }
     }
   }
 
