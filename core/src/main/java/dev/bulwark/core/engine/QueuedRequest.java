@@ -8,10 +8,10 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Waits out one queued request: the store's hand-over normally wakes it; when the store's wake-ups
  * can be lost, it polls once per check interval, unless the store tells when one may have been lost
- * ({@link dev.bulwark.spi.BulwarkStore#wakeUpEpoch()}): then it polls once after that, and when
- * its limit's one check per interval falls to it ({@link Waiters}). At the deadline it
- * withdraws, and a withdrawal that races a hand-over keeps the grant. A hand-over notice that may
- * be stale (see {@link GrantSignal}) is answered by a poll at once.
+ * ({@link dev.bulwark.spi.BulwarkStore#wakeUpEpoch()}): then it polls once after that, and when its
+ * limit's one check per interval falls to it ({@link Waiters}). At the deadline it withdraws, and a
+ * withdrawal that races a hand-over keeps the grant. A hand-over notice that may be stale (see
+ * {@link GrantSignal}) is answered by a poll at once.
  */
 final class QueuedRequest {
 
