@@ -89,24 +89,28 @@ class SharedChecksTest {
   void aHolderThatDiesAfterManyQueuedIsReclaimedWithinChecksOfItsLease(TestRedis test)
       throws Exception {
     int many = 400;
-    PermitSpec spec = new PermitSpec("one", 1, 600);
-    Lease held = new Lease(Lease.Kind.PERMIT, "one", "", 1, 600);
+    // a lease of 2 s renewed every 200 ms: a loaded machine may stall the renewals a while
+    PermitSpec spec = new PermitSpec("one", 1, 2_000);
+    Lease held = new Lease(Lease.Kind.PERMIT, "one", "", 1, 2_000);
     try (RecordingStore deadJvm = test.open();
         BulwarkEngine engine = start(test, "600ms")) {
       assertThat(deadJvm.store().permits().acquire(spec, 1, true)).isEqualTo(Grant.GRANTED);
       // the holder renews its lease as an engine does while the callers queue, and 3 s more
       AtomicBoolean dead = new AtomicBoolean();
       AtomicLong lastRenewal = new AtomicLong(System.nanoTime());
+      ExecutorService renewer = Executors.newSingleThreadExecutor();
       CompletableFuture<Void> holder =
           CompletableFuture.runAsync(
               () -> {
                 while (!dead.get()) {
-                  LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(150));
+                  LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
                   long renewing = System.nanoTime();
                   assertThat(deadJvm.store().renew(List.of(held))).as("renewed").isEmpty();
                   lastRenewal.set(renewing);
                 }
-              });
+              },
+              renewer);
+      renewer.shutdown(); // its thread ends with the holder
       BulkheadHandle bulkhead = engine.programmatic().bulkhead("one");
       AtomicLong firstGrant = new AtomicLong();
       List<CompletableFuture<Void>> waiters = queue(bulkhead, many, firstGrant);
@@ -116,7 +120,7 @@ class SharedChecksTest {
       assertThat(firstGrant).as("nobody granted while the holder lived").hasValue(0);
 
       CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(50, TimeUnit.SECONDS);
-      long leaseEnd = lastRenewal.get() + TimeUnit.MILLISECONDS.toNanos(600);
+      long leaseEnd = lastRenewal.get() + TimeUnit.MILLISECONDS.toNanos(2_000);
       // one check per 50 ms interval: a few intervals past the lease, with room for a slow machine
       assertThat(TimeUnit.NANOSECONDS.toMillis(firstGrant.get() - leaseEnd))
           .as("ms from the end of the dead holder's lease to the first grant")
