@@ -7,10 +7,12 @@ import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.tck.OutageRelay;
 import dev.bulwark.tck.TestServices;
+import dev.bulwark.tck.ThreadStacks;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,7 +50,12 @@ class SilentListenConnectionTest {
         relay.silenceConnections();
         assertThat(holder.permits().release(spec, 10)).isTrue();
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> told.contains(1L));
+        try {
+          await().atMost(Duration.ofSeconds(60)).until(() -> told.contains(1L));
+        } catch (ConditionTimeoutException e) {
+          throw new AssertionError(
+              "the hand-over was not told within 60 s; the threads:" + ThreadStacks.all(), e);
+        }
       }
     } finally {
       fixture.close();

@@ -2,6 +2,7 @@ package dev.bulwark.core.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bulwark.tck.ThreadStacks;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -180,15 +181,6 @@ class LaneHandOffTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (lane.queuedCount() != others) {
       if (System.nanoTime() - deadline > 0) {
-        StringBuilder stacks = new StringBuilder();
-        Thread.getAllStackTraces()
-            .forEach(
-                (thread, frames) -> {
-                  stacks.append('\n').append(thread).append(' ').append(thread.getState());
-                  for (StackTraceElement frame : frames) {
-                    stacks.append("\n    at ").append(frame);
-                  }
-                });
         hung =
             new AssertionError(
                 "the other callers did not queue within 30 s ("
@@ -196,7 +188,7 @@ class LaneHandOffTest {
                     + " of "
                     + others
                     + " queued); the threads:"
-                    + stacks);
+                    + ThreadStacks.all());
         throw hung;
       }
       java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
