@@ -12,7 +12,7 @@ import java.util.logging.Logger;
  * Waits out one queued request of an asynchronous call without a thread: the store's hand-over
  * completes it through the request's {@link GrantSignal}; a timer on the {@link AsyncScheduler}
  * polls as {@link QueuedRequest} does (once per wake-up check interval while the store's wake-ups
- * can be lost, a share of the limit's one check otherwise) and withdraws the request at the
+ * can be lost, otherwise when the limit's one check falls to it) and withdraws the request at the
  * deadline. The same rules as {@link QueuedRequest}: a withdrawal that races a hand-over keeps the
  * grant, a notice that may be stale is answered by a poll, and a caller that gives up (cancels its
  * stage) withdraws the request and gives back a grant that raced it.
