@@ -6,6 +6,12 @@ import com.zaxxer.hikari.HikariDataSource;
 /** The store's own connection pool on {@code bulwark.jpa.url}, for the store's unit only. */
 final class StorePool {
 
+  /**
+   * How long a statement on PostgreSQL may go without a byte from the server before its connection
+   * counts as lost: far beyond any step of the store (a step holds a row lock for milliseconds).
+   */
+  static final int SOCKET_TIMEOUT_SECONDS = 30;
+
   private StorePool() {}
 
   /** Opens the pool, or fails with a message naming the setting at fault. */
@@ -27,6 +33,14 @@ final class StorePool {
     config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()));
     config.setValidationTimeout(Math.max(250, settings.connectTimeout().toMillis() / 2));
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+    if (listens) {
+      // PostgreSQL's driver waits for the server without a limit: a handshake a firewall silenced
+      // would hold the pool's one thread that opens connections for good (the pool would open none
+      // again), and a statement whose answer never comes would hold its connection and caller
+      config.addDataSourceProperty(
+          "loginTimeout", String.valueOf(Math.max(1, settings.connectTimeout().toSeconds())));
+      config.addDataSourceProperty("socketTimeout", String.valueOf(SOCKET_TIMEOUT_SECONDS));
+    }
     try {
       return new HikariDataSource(config);
     } catch (RuntimeException e) {
