@@ -15,34 +15,36 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A network that swallows everything for a while (a statement in flight, the handshake of a
- * connection the pool opens meanwhile) leaves the store serving calls once it is back. PostgreSQL's
- * driver waits for the server without a limit: the swallowed handshake would hold the pool's one
- * thread that opens connections, the swallowed statement its connection and its caller, for good.
+ * connection the pool opens meanwhile) leaves the store serving calls once it is back. Both drivers
+ * wait for a statement's answer without a limit (PostgreSQL's for the handshake too): the swallowed
+ * handshake would hold the pool's one thread that opens connections, the swallowed statement its
+ * connection and its caller, for good.
  */
 @Timeout(120)
 class SwallowedTrafficTest {
 
-  private final JpaStoreFixture fixture =
-      new JpaStoreFixture(TestDatabase.POSTGRESQL, Provider.HIBERNATE);
-
-  @Test
-  void theStoreServesCallsAgainOnceTheNetworkIsBack() throws Exception {
-    TestServices.Endpoint postgresql = TestServices.postgresql();
+  @ParameterizedTest
+  @EnumSource(names = {"POSTGRESQL", "MARIADB"})
+  void theStoreServesCallsAgainOnceTheNetworkIsBack(TestDatabase database) throws Exception {
+    JpaStoreFixture fixture = new JpaStoreFixture(database, Provider.HIBERNATE);
+    TestServices.Endpoint server =
+        database == TestDatabase.POSTGRESQL ? TestServices.postgresql() : TestServices.mariadb();
     PermitSpec spec = new PermitSpec("swallowed-traffic", 10, 60_000);
-    try (OutageRelay relay = new OutageRelay(postgresql.host(), postgresql.port())) {
+    try (OutageRelay relay = new OutageRelay(server.host(), server.port())) {
       relay.open();
       Map<String, String> config = fixture.config();
       config.put("pool-size", "1");
       config.put(
           "url",
-          postgresql
-              .url()
-              .replace(postgresql.host() + ":" + postgresql.port(), "127.0.0.1:" + relay.port()));
+          config
+              .get("url")
+              .replace(server.host() + ":" + server.port(), "127.0.0.1:" + relay.port()));
       try (JpaStore store = fixture.open(config, (request, token) -> {})) {
         assertThat(store.permits().acquire(spec, 1, false)).isEqualTo(Grant.GRANTED);
 

@@ -7,8 +7,9 @@ import com.zaxxer.hikari.HikariDataSource;
 final class StorePool {
 
   /**
-   * How long a statement on PostgreSQL may go without a byte from the server before its connection
-   * counts as lost: far beyond any step of the store (a step holds a row lock for milliseconds).
+   * How long a statement on PostgreSQL or MariaDB may go without a byte from the server before its
+   * connection counts as lost: far beyond any step of the store (a step holds a row lock for
+   * milliseconds).
    */
   static final int SOCKET_TIMEOUT_SECONDS = 30;
 
@@ -33,18 +34,27 @@ final class StorePool {
     config.setConnectionTimeout(Math.max(250, settings.connectTimeout().toMillis()));
     config.setValidationTimeout(Math.max(250, settings.connectTimeout().toMillis() / 2));
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-    if (listens) {
-      // PostgreSQL's driver waits for the server without a limit: a handshake a firewall silenced
-      // would hold the pool's one thread that opens connections for good (the pool would open none
-      // again), and a statement whose answer never comes would hold its connection and caller
-      config.addDataSourceProperty(
-          "loginTimeout", String.valueOf(Math.max(1, settings.connectTimeout().toSeconds())));
-      config.addDataSourceProperty("socketTimeout", String.valueOf(SOCKET_TIMEOUT_SECONDS));
-    }
+    limitWaitsForTheServer(config, settings);
     try {
       return new HikariDataSource(config);
     } catch (RuntimeException e) {
       throw ConnectFailures.diagnosed(settings, e);
+    }
+  }
+
+  /**
+   * Both drivers wait for a statement's answer without a limit, PostgreSQL's for the handshake too:
+   * traffic a firewall swallowed would hold the pool's one thread that opens connections for good
+   * (the pool would open none again), or a statement's connection and its caller.
+   */
+  private static void limitWaitsForTheServer(HikariConfig config, JpaSettings settings) {
+    long connectMillis = Math.max(1_000, settings.connectTimeout().toMillis());
+    if (settings.url().startsWith("jdbc:postgresql:")) {
+      config.addDataSourceProperty("loginTimeout", String.valueOf(connectMillis / 1_000));
+      config.addDataSourceProperty("socketTimeout", String.valueOf(SOCKET_TIMEOUT_SECONDS));
+    } else if (settings.url().startsWith("jdbc:mariadb:")) {
+      config.addDataSourceProperty("connectTimeout", String.valueOf(connectMillis));
+      config.addDataSourceProperty("socketTimeout", String.valueOf(SOCKET_TIMEOUT_SECONDS * 1_000));
     }
   }
 }
