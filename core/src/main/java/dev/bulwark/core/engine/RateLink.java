@@ -72,6 +72,11 @@ final class RateLink implements LimitLink {
   }
 
   private List<RateDecision> reserveEach(List<Long> maxWaits) {
+    if (maxWaits.size() == 1) {
+      // a lone reservation takes the store's single call, which costs less than a batch of one
+      // (nothing rides on a rate batch's reply, as a hand-over does on a permit batch's)
+      return List.of(store.reserve(spec, maxWaits.get(0)));
+    }
     long[] each = new long[maxWaits.size()];
     for (int i = 0; i < each.length; i++) {
       each[i] = maxWaits.get(i);

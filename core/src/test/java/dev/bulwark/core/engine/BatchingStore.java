@@ -162,7 +162,12 @@ final class BatchingStore implements BulwarkStore {
     return new RateStore() {
       @Override
       public RateDecision reserve(RateSpec spec, long maxWaitNanos) {
-        return rates.reserve(spec, maxWaitNanos);
+        // a store call too: the engine sends a lone reservation this way
+        LockSupport.parkNanos(roundTripNanos);
+        synchronized (BatchingStore.this) {
+          rateBatches.add(1);
+          return rates.reserve(spec, maxWaitNanos);
+        }
       }
 
       @Override
