@@ -175,7 +175,8 @@ final class BatchingStore implements BulwarkStore {
         LockSupport.parkNanos(roundTripNanos);
         synchronized (BatchingStore.this) {
           rateBatches.add(maxWaitNanos.length);
-          return RateStore.super.reserveEach(spec, maxWaitNanos);
+          // the local store's own, not the default, which would count each one again in reserve
+          return rates.reserveEach(spec, maxWaitNanos);
         }
       }
     };
