@@ -42,6 +42,16 @@ public interface BulwarkStore extends AutoCloseable {
   }
 
   /**
+   * How many batches of one limit the engine hands the store before the first is answered: above 1
+   * for a store whose {@code applyAsync} and {@code reserveEachAsync} return before the round trip
+   * (a pipelined connection), so an operation that arrives while a batch is out goes at once in the
+   * next. The default, 1: one batch of a limit at a time.
+   */
+  default int batchesInFlight() {
+    return 1;
+  }
+
+  /**
    * How long a waiter trusts the {@link GrantListener} before it polls once: a bound on the delay a
    * lost wake-up can cost. {@link Duration#ZERO} for a store whose wake-ups cannot be lost. For a
    * store that tells when one may have been lost ({@link #wakeUpEpoch()}), the period of the one

@@ -4,6 +4,8 @@ import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.LockMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The keyed read-write lock primitive of a store: per key, many readers or one writer, requests
@@ -50,6 +52,18 @@ public interface LockStore {
           });
     }
     return answers;
+  }
+
+  /**
+   * {@link #apply} sent without holding the calling thread for the round trip, as {@link
+   * PermitStore#applyAsync} says. The default applies it on the calling thread.
+   */
+  default CompletionStage<List<Grant>> applyAsync(LockSpec spec, List<Operation> operations) {
+    try {
+      return CompletableFuture.completedFuture(apply(spec, operations));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   /**

@@ -4,6 +4,8 @@ import dev.bulwark.BulkheadSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The bulkhead primitive of a store: a counted set of leased holders plus a first-come,
@@ -70,6 +72,22 @@ public interface PermitStore {
           });
     }
     return answers;
+  }
+
+  /**
+   * {@link #apply} for a store that can have several batches in flight (see {@link
+   * BulwarkStore#batchesInFlight()}): sends the batch and answers later, without holding the
+   * calling thread for the round trip. Batches handed over one after the other are applied in that
+   * order. The default applies it on the calling thread.
+   *
+   * @return the answers of {@link #apply}, or its failure
+   */
+  default CompletionStage<List<Grant>> applyAsync(PermitSpec spec, List<Operation> operations) {
+    try {
+      return CompletableFuture.completedFuture(apply(spec, operations));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   /**

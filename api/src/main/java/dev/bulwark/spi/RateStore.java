@@ -4,6 +4,8 @@ import dev.bulwark.RateLimitSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /** The rate-limit primitive of a store: one atomic reservation against the store's clock. */
 public interface RateStore {
@@ -28,6 +30,18 @@ public interface RateStore {
       decisions.add(reserve(spec, maxWait));
     }
     return decisions;
+  }
+
+  /**
+   * {@link #reserveEach} sent without holding the calling thread for the round trip, as {@link
+   * PermitStore#applyAsync} says. The default reserves on the calling thread.
+   */
+  default CompletionStage<List<RateDecision>> reserveEachAsync(RateSpec spec, long[] maxWaitNanos) {
+    try {
+      return CompletableFuture.completedFuture(reserveEach(spec, maxWaitNanos));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.bulwark.redis;
 import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.redis.client.RedisOutageGate;
 import dev.bulwark.redis.client.ReplicaAcks;
+import dev.bulwark.redis.client.ScriptPipeline;
 import dev.bulwark.spi.StoreException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -10,6 +11,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -51,6 +56,14 @@ final class RedisCalls {
    */
   private final ReplicaAcks acks;
 
+  /**
+   * The store's pipelined connection to the primary, and where what a pipelined call's failure
+   * needs (a call on the pooled path, a give-up) is made; null where batches go one at a time.
+   */
+  private ScriptPipeline pipeline;
+
+  private Executor offPipeline;
+
   RedisCalls(UnifiedJedis redis, RedisOutageGate gate, String instance, String wakeUpSecret) {
     this(redis, gate, instance, wakeUpSecret, null);
   }
@@ -83,6 +96,92 @@ final class RedisCalls {
 
   String instance() {
     return instance;
+  }
+
+  /**
+   * Lets batches go pipelined on {@code pipeline}, several in flight; not with {@code
+   * wait-replicas} (a WAIT needs the connection that ran the script, after it ran).
+   *
+   * @param offPipeline where a failed pipelined batch is sent again or given up: blocking calls,
+   *     never made on the pipeline's reading thread
+   */
+  void pipelineBatches(ScriptPipeline pipeline, Executor offPipeline) {
+    if (acks == null) {
+      this.pipeline = pipeline;
+      this.offPipeline = offPipeline;
+    }
+  }
+
+  /** Whether batches go pipelined, several in flight. */
+  boolean pipelinesBatches() {
+    return pipeline != null;
+  }
+
+  /**
+   * {@link #runBatchOrGiveUp} without holding the calling thread for the round trip, when batches
+   * go pipelined: the script is written at once behind those still unanswered. An error reply means
+   * Redis did not apply the batch as sent (a script it does not know yet, a replica that took over
+   * no writes yet): the batch is sent again on the pooled path, which loads scripts and follows the
+   * primary, and every operation is idempotent per request. A lost reply declares an outage at the
+   * gate and gives the batch up before its failure is reported, as {@link #runBatchOrGiveUp} does.
+   * While the gate fails calls fast, the pooled path answers.
+   */
+  CompletionStage<Object> runBatchAsync(
+      LuaScript script,
+      List<String> keys,
+      List<String> args,
+      Predicate<Object> grants,
+      List<String> giveUpArgs) {
+    Supplier<Object> pooled = () -> runBatchOrGiveUp(script, keys, args, grants, giveUpArgs);
+    if (pipeline == null || gate.isDown()) {
+      try {
+        return CompletableFuture.completedFuture(pooled.get());
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
+    return pipeline
+        .evalsha(script, keys, args)
+        .handle(
+            (reply, failure) -> {
+              if (failure == null) {
+                return CompletableFuture.completedFuture(reply);
+              }
+              Throwable cause =
+                  failure instanceof CompletionException ? failure.getCause() : failure;
+              if (cause instanceof JedisDataException refused) {
+                if (String.valueOf(refused.getMessage()).startsWith("READONLY")) {
+                  pipeline.reconnect(); // Sentinel named another primary: connect there
+                }
+                return CompletableFuture.supplyAsync(pooled, offPipeline);
+              }
+              if (cause instanceof RuntimeException lost) {
+                return CompletableFuture.supplyAsync(
+                    () -> {
+                      StoreException outage = lostReply(lost);
+                      if (giveUpArgs != null && mayHaveRun(outage)) {
+                        giveUp(outage, script, keys, giveUpArgs);
+                      }
+                      throw outage;
+                    },
+                    offPipeline);
+              }
+              return CompletableFuture.<Object>failedFuture(cause);
+            })
+        .thenCompose(answered -> answered);
+  }
+
+  /** A pipelined call's connection failure, told to the outage gate as any call's would be. */
+  private StoreException lostReply(RuntimeException failure) {
+    try {
+      gate.call(
+          () -> {
+            throw failure;
+          });
+    } catch (StoreException told) {
+      return told;
+    }
+    return new StoreException("Redis: " + failure.getMessage(), failure);
   }
 
   /** What a queued request of this JVM is stored with, so its hand-over notice can be verified. */

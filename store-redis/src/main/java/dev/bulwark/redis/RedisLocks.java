@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
@@ -85,12 +86,17 @@ final class RedisLocks implements LockStore {
         }
         throw e;
       }
-      for (int i = 0; i < groups.size() && failure == null; i++) {
+      // every group is judged, not only those before the first that broke: a primary that
+      // answered applied its group, which is given up below when another primary failed
+      for (int i = 0; i < groups.size(); i++) {
         Object reply = pipelined.get(i);
         if (reply instanceof JedisConnectionException broken) {
-          failure =
+          StoreException lost =
               new StoreException("a lock batch on Redis failed: " + broken.getMessage(), broken);
-          if (RedisCalls.mayHaveRun(failure)) {
+          if (failure == null) {
+            failure = lost;
+          }
+          if (RedisCalls.mayHaveRun(lost)) {
             mayHaveRun.add(groups.get(i));
           }
         } else if (!(reply instanceof RuntimeException)) {
@@ -143,6 +149,26 @@ final class RedisLocks implements LockStore {
    * ARGV of {@code lock_batch.lua}, and the ARGV that gives up their acquires and polls (null when
    * they have none).
    */
+  /**
+   * {@link #apply} pipelined, several batches in flight, where the store has a pipeline (one server
+   * or Sentinel: the whole batch is one group, one script call).
+   */
+  @Override
+  public CompletionStage<List<Grant>> applyAsync(LockSpec spec, List<Operation> operations) {
+    if (pipelines != null || !redis.pipelinesBatches() || operations.isEmpty()) {
+      return LockStore.super.applyAsync(spec, operations);
+    }
+    Group group = groups(spec, operations).get(0);
+    return redis
+        .runBatchAsync(
+            Scripts.LOCK_BATCH,
+            group.scriptKeys(),
+            group.args(),
+            BatchCodec.grants(group.operations()),
+            group.giveUp())
+        .thenApply(reply -> BatchCodec.answers(reply, operations, Replies::lock, listener));
+  }
+
   private record Group(
       List<Integer> positions,
       List<Operation> operations,

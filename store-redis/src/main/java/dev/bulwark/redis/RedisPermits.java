@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -93,6 +95,38 @@ final class RedisPermits implements PermitStore {
     if (operations.isEmpty()) {
       return List.of();
     }
+    Batch batch = batch(spec, operations);
+    Object reply =
+        redis.runBatchOrGiveUp(
+            Scripts.PERMIT_BATCH,
+            keysOf(spec),
+            batch.args(),
+            BatchCodec.grants(operations),
+            batch.giveUp());
+    return BatchCodec.answers(reply, operations, Replies::permit, listener);
+  }
+
+  /** {@link #apply} pipelined, several batches in flight, where the store has a pipeline. */
+  @Override
+  public CompletionStage<List<Grant>> applyAsync(PermitSpec spec, List<Operation> operations) {
+    if (operations.isEmpty()) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+    Batch batch = batch(spec, operations);
+    return redis
+        .runBatchAsync(
+            Scripts.PERMIT_BATCH,
+            keysOf(spec),
+            batch.args(),
+            BatchCodec.grants(operations),
+            batch.giveUp())
+        .thenApply(reply -> BatchCodec.answers(reply, operations, Replies::permit, listener));
+  }
+
+  /** A batch's arguments, and those that give up its acquires and polls (null: none). */
+  private record Batch(List<String> args, List<String> giveUp) {}
+
+  private Batch batch(PermitSpec spec, List<Operation> operations) {
     List<String> args = batchHeader(spec);
     List<String> giveUp = null;
     for (Operation operation : operations) {
@@ -107,10 +141,7 @@ final class RedisPermits implements PermitStore {
         giveUp.add(requestId);
       }
     }
-    Object reply =
-        redis.runBatchOrGiveUp(
-            Scripts.PERMIT_BATCH, keysOf(spec), args, BatchCodec.grants(operations), giveUp);
-    return BatchCodec.answers(reply, operations, Replies::permit, listener);
+    return new Batch(args, giveUp);
   }
 
   /** What {@code permit_batch.lua} reads before the operations. */

@@ -5,6 +5,7 @@ import dev.bulwark.redis.client.RedisConnector;
 import dev.bulwark.redis.client.RedisOutageGate;
 import dev.bulwark.redis.client.RedisSettings;
 import dev.bulwark.redis.client.ReplicaAcks;
+import dev.bulwark.redis.client.ScriptPipeline;
 import dev.bulwark.redis.client.SlotPipelines;
 import dev.bulwark.redis.client.WakeUpChannel;
 import dev.bulwark.redis.client.WakeUpNotices;
@@ -20,6 +21,8 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.logging.Logger;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -32,6 +35,12 @@ public final class RedisStore implements BulwarkStore {
 
   private static final Logger LOG = Logger.getLogger(RedisStore.class.getName());
 
+  /**
+   * Enough that a call arriving while its limit's batches are out goes at once (a round trip of
+   * about a millisecond holds a few batches of a busy limit), few enough that batches stay large.
+   */
+  static final int PIPELINED_BATCHES_IN_FLIGHT = 4;
+
   private final RedisSettings settings;
   private final RedisConnection connection;
   private final RedisPermits permits;
@@ -43,6 +52,14 @@ public final class RedisStore implements BulwarkStore {
   private final RedisOutageGate gate;
   private final String instance;
   private final String probeKey;
+
+  /** The pipelined connection batches go on, several in flight; null on a Cluster. */
+  private final ScriptPipeline pipeline;
+
+  /** Where a pipelined batch that failed is sent again or given up; null without a pipeline. */
+  private final ExecutorService offPipeline;
+
+  private final RedisCalls calls;
 
   private RedisStore(RedisSettings settings, RedisConnection connection, GrantListener listener) {
     this.settings = settings;
@@ -65,7 +82,21 @@ public final class RedisStore implements BulwarkStore {
                 ? new ReplicaAcks(
                     connection, settings.waitReplicas(), settings.waitReplicasTimeout())
                 : null);
+    this.calls = calls;
     boolean cluster = settings.topology() == RedisSettings.Topology.CLUSTER;
+    this.pipeline = RedisConnector.pipeline(settings, connection);
+    if (pipeline != null && settings.waitReplicas() == 0) {
+      this.offPipeline =
+          Executors.newCachedThreadPool(
+              task -> {
+                Thread thread = new Thread(task, "bulwark-redis-resend");
+                thread.setDaemon(true);
+                return thread;
+              });
+      calls.pipelineBatches(pipeline, offPipeline);
+    } else {
+      this.offPipeline = null;
+    }
     SlotPipelines pipelines = cluster ? new SlotPipelines(connection) : null;
     this.permits = new RedisPermits(calls, keys, listener);
     this.rates = new RedisRates(calls, keys, cluster);
@@ -162,6 +193,15 @@ public final class RedisStore implements BulwarkStore {
     return true;
   }
 
+  /**
+   * Several batches of a limit in flight where they go pipelined on one connection (one server or
+   * Sentinel, no {@code wait-replicas}), in the order written; one at a time otherwise.
+   */
+  @Override
+  public int batchesInFlight() {
+    return calls.pipelinesBatches() ? PIPELINED_BATCHES_IN_FLIGHT : 1;
+  }
+
   @Override
   public boolean leasesExpire() {
     return true;
@@ -200,6 +240,12 @@ public final class RedisStore implements BulwarkStore {
   @Override
   public void close() {
     wakeUps.close();
+    if (pipeline != null) {
+      pipeline.close();
+    }
+    if (offPipeline != null) {
+      offPipeline.shutdown();
+    }
     connection.close();
   }
 

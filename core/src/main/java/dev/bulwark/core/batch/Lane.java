@@ -2,154 +2,162 @@ package dev.bulwark.core.batch;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
- * The store calls of one limit in this JVM, one batch at a time: while a batch is in flight, the
- * operations callers start queue, and the next batch takes them (at most {@code maxSize}) in the
- * order they came. A caller that finds nothing in flight sends its operation at once, alone, on its
- * own thread, so a call nobody else contends with costs what a single store call costs.
+ * The store operations of one limit in this JVM, sent in batches by the store's sending side, never
+ * by a caller: a caller queues its operation and waits only for its own answer (parked, or through
+ * a stage). Whenever fewer than {@code maxInFlight} batches are in flight, the sending side takes
+ * what is queued (at most {@code maxSize}, in arrival order) and sends it as the next batch, so an
+ * operation that arrives while a batch is out goes with the next one instead of waiting for that
+ * batch's answer. One lane's batches are handed to its {@link Sender} one after the other, in the
+ * order taken, so a sender that writes them to one connection has the store apply them in that
+ * order.
  *
- * <p>Who sends the next batch: a caller that waits for its own answer anyway. When a batch ends and
- * operations are queued, the oldest one whose caller waits on its thread is told to send the next
- * batch, which holds its own operation; when only operations nobody waits on are queued (releases,
- * asynchronous calls), a thread of the background executor sends them. So no caller sends a batch
- * after its own answer came, and a release never waits on its caller's thread.
- *
- * <p>The stages {@link #submit} and {@link #post} return complete on the thread that sent their
- * batch, before that thread hands the lane on: what depends on them must not wait for this lane
- * there. A {@link #call} made there fails at once rather than wait for a batch only its own thread
- * could send.
+ * <p>Where things run: {@link Sender#send} on the {@code sending} executor, one task per batch, so
+ * the lanes of many limits take turns there and a busy limit cannot hold a quiet one up for more
+ * than a batch each; the stages {@link #submit} and {@link #post} return complete on the {@code
+ * answering} executor, so what depends on them never runs on the sending side. A caller parked in
+ * {@link #call} is woken by the answer itself.
  *
  * @param <O> an operation
  * @param <R> its answer
  */
 public final class Lane<O, R> {
 
-  /** Sends one batch as one store call; one answer per operation, in order. */
+  /** Sends one batch; the stage answers each operation, in order. */
   @FunctionalInterface
   public interface Sender<O, R> {
-    List<R> send(List<O> operations);
+
+    /**
+     * Sends {@code operations} as one store call. Runs on the lane's sending executor; it may take
+     * a round trip there (a store without pipelining) or return at once and answer later.
+     *
+     * @return one answer per operation, in order; or the failure of the whole batch
+     */
+    CompletionStage<List<R>> send(List<O> operations);
+
+    /** A sender whose store call answers before it returns: one batch in flight at a time. */
+    static <O, R> Sender<O, R> blocking(Function<List<O>, List<R>> storeCall) {
+      return operations -> {
+        try {
+          return CompletableFuture.completedFuture(storeCall.apply(operations));
+        } catch (Throwable failure) {
+          // any throwable, a checked one thrown past the compiler too: it fails the batch only
+          return CompletableFuture.failedFuture(failure);
+        }
+      };
+    }
   }
+
+  /** Set on a thread while it sends a batch or delivers answers; a call there could never end. */
+  private static final ThreadLocal<Boolean> SENDING = new ThreadLocal<>();
 
   private final Sender<O, R> sender;
   private final int maxSize;
-  private final Executor background;
+  private final int maxInFlight;
+  private final Executor sending;
+  private final Executor answering;
 
   // a lock rather than a monitor: a virtual thread waiting in it does not pin its carrier
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition idle = lock.newCondition();
   private final ArrayDeque<Pending<O, R>> queued = new ArrayDeque<>();
 
-  /** Whether a batch is being sent or a sender is appointed; guarded by lock. */
-  private boolean busy;
+  /** Batches sent and not yet answered; guarded by lock. */
+  private int inFlight;
 
-  /** The thread inside {@link #send} (in the sender or completing its answers), else null. */
-  private volatile Thread sending;
+  /** Answered batches whose stages the answering executor has yet to complete; guarded by lock. */
+  private int undelivered;
+
+  /**
+   * Whether a task that takes the next batch is handed to the sending executor; guarded by lock.
+   */
+  private boolean scheduled;
+
+  /** When the lane last had nothing queued or in flight (nanoTime); guarded by lock. */
+  private long idleSince = System.nanoTime();
 
   /**
    * @param maxSize the most operations one batch carries
-   * @param background sends batches that nobody waiting on a thread can send
+   * @param maxInFlight the most batches sent and not yet answered
+   * @param sending where batches are sent from: threads that never wait for a lane's answer
+   * @param answering where the stages of {@link #submit} and {@link #post} complete
    */
-  public Lane(Sender<O, R> sender, int maxSize, Executor background) {
+  public Lane(
+      Sender<O, R> sender, int maxSize, int maxInFlight, Executor sending, Executor answering) {
     if (maxSize < 1) {
       throw new IllegalArgumentException("maxSize must be at least 1, was " + maxSize);
     }
+    if (maxInFlight < 1) {
+      throw new IllegalArgumentException("maxInFlight must be at least 1, was " + maxInFlight);
+    }
     this.sender = sender;
     this.maxSize = maxSize;
-    this.background = background;
+    this.maxInFlight = maxInFlight;
+    this.sending = sending;
+    this.answering = answering;
   }
 
   /**
-   * Sends {@code operation} and waits for its answer, uninterruptibly, as a single store call does
-   * (an interrupt that comes meanwhile is kept for the caller).
-   *
-   * <p>The caller's interrupt status is set aside while it waits and while it sends, and set again
-   * once its answer is in: the batch it sends carries other callers' operations, and a store call
-   * made by an interrupted thread may be cut short (a virtual thread's socket is closed, a
-   * connection pool's wait throws), which would fail every operation in the batch.
+   * Queues {@code operation} and waits for its answer, uninterruptibly, as a single store call
+   * does: an interrupt that comes meanwhile is kept for the caller, and does not cut the batch
+   * short for the other callers in it.
    *
    * @throws RuntimeException the failure of the batch that carried it
+   * @throws IllegalStateException when made on the sending side, which this call would wait for
    */
   public R call(O operation) {
-    if (sending == Thread.currentThread()) {
+    if (SENDING.get() != null) {
       throw new IllegalStateException(
-          "Lane.call was made on the thread sending this lane's batch (from the sender or from"
-              + " a stage its batch completes): it would wait for a batch only this thread sends");
+          "Lane.call was made on a thread that sends batches or hands out their answers:"
+              + " it would wait for the thread it holds");
     }
     Pending<O, R> mine = new Pending<>(operation, Thread.currentThread());
-    boolean sends = enqueue(mine);
-    boolean interrupted = Thread.interrupted();
-    try {
-      if (sends) {
-        drive(mine);
-      } else if (mine.awaitAnswerOrTurn()) {
-        drive(mine);
-      }
-    } finally {
-      if (interrupted || mine.interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    enqueue(mine);
+    mine.awaitAnswer();
     return mine.answer();
   }
 
-  /**
-   * Sends {@code operation} without waiting for a thread: when nothing is in flight it is sent at
-   * once on the calling thread (the returned stage is then complete), otherwise with the next
-   * batch.
-   */
+  /** Queues {@code operation}; the stage completes with its answer on the answering executor. */
   public CompletableFuture<R> submit(O operation) {
     Pending<O, R> mine = new Pending<>(operation, null);
-    boolean sends = enqueue(mine);
-    if (sends) {
-      boolean interrupted = Thread.interrupted(); // set aside while sending, as in call
-      try {
-        drive(mine);
-      } finally {
-        if (interrupted) {
-          Thread.currentThread().interrupt();
-        }
-      }
-    }
+    enqueue(mine);
     return mine.stage;
   }
 
   /**
-   * Sends {@code operation} off the calling thread: with the next batch, or alone on a background
-   * thread at once; the stage completes there.
+   * Queues {@code operation} for a caller that does not wait for it (a release it need not see
+   * applied); the same as {@link #submit}, named for what the caller means.
    */
   public CompletableFuture<R> post(O operation) {
-    Pending<O, R> mine = new Pending<>(operation, null);
-    boolean sends = enqueue(mine);
-    if (sends) {
-      sendInBackground();
-    }
-    return mine.stage;
+    return submit(operation);
   }
 
-  /**
-   * Queues {@code pending} behind what is queued.
-   *
-   * @return whether its caller sends it: nothing was in flight, and the lane is now busy with it
-   */
-  private boolean enqueue(Pending<O, R> pending) {
+  private void enqueue(Pending<O, R> pending) {
+    boolean schedule;
     lock.lock();
     try {
       queued.add(pending);
-      boolean sends = !busy;
-      busy = true;
-      return sends;
+      schedule = !scheduled && inFlight < maxInFlight;
+      if (schedule) {
+        scheduled = true;
+      }
     } finally {
       lock.unlock();
+    }
+    if (schedule) {
+      schedule();
     }
   }
 
@@ -163,7 +171,7 @@ public final class Lane<O, R> {
     long deadline = System.nanoTime() + unit.toNanos(timeout);
     lock.lock();
     try {
-      while (busy) {
+      while (!isIdle()) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return false;
@@ -173,13 +181,13 @@ public final class Lane<O, R> {
       return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return !busy;
+      return isIdle();
     } finally {
       lock.unlock();
     }
   }
 
-  /** How many operations wait for the next batch. */
+  /** How many operations wait for a batch. */
   public int queuedCount() {
     lock.lock();
     try {
@@ -189,98 +197,169 @@ public final class Lane<O, R> {
     }
   }
 
-  private void sendInBackground() {
+  /** How many batches are sent and not yet answered. */
+  public int inFlightCount() {
+    lock.lock();
     try {
-      background.execute(() -> drive(null));
-    } catch (RejectedExecutionException e) {
-      drive(null); // the executor is shut down: the engine closes, send what it owes from here
+      return inFlight;
+    } finally {
+      lock.unlock();
     }
   }
 
   /**
-   * Sends batches until {@code own} is answered (all queued, for the background), then hands the
-   * lane on: to the oldest queued caller that waits on a thread, else to the background, else idle.
+   * Whether nothing has been queued or in flight since {@code nanoTime - idleNanos} or earlier: a
+   * lane its owner may drop.
    */
-  private void drive(Pending<O, R> own) {
-    while (true) {
-      List<Pending<O, R>> batch = new ArrayList<>(Math.min(maxSize, 16));
-      lock.lock();
-      try {
-        for (int i = 0; i < maxSize && !queued.isEmpty(); i++) {
-          batch.add(queued.poll());
-        }
-      } finally {
-        lock.unlock();
-      }
-      send(batch);
-      Pending<O, R> next;
-      lock.lock();
-      try {
-        if (queued.isEmpty()) {
-          busy = false;
-          idle.signalAll();
-          return;
-        }
-        if (own == null || !own.stage.isDone()) {
-          continue; // the background, or a sender whose own operation did not fit yet
-        }
-        next = oldestWaitingOnAThread();
-        if (next != null) {
-          next.appoint();
-          return;
-        }
-      } finally {
-        lock.unlock();
-      }
-      sendInBackground();
-      return;
+  boolean idleFor(long idleNanos, long nanoTime) {
+    lock.lock();
+    try {
+      return isIdle() && nanoTime - idleSince >= idleNanos;
+    } finally {
+      lock.unlock();
     }
   }
 
-  private Pending<O, R> oldestWaitingOnAThread() {
-    for (Iterator<Pending<O, R>> it = queued.iterator(); it.hasNext(); ) {
-      Pending<O, R> candidate = it.next();
-      if (candidate.thread != null) {
-        return candidate;
-      }
+  private boolean isIdle() {
+    return queued.isEmpty() && inFlight == 0 && !scheduled && undelivered == 0;
+  }
+
+  private void schedule() {
+    try {
+      sending.execute(this::sendNext);
+    } catch (RejectedExecutionException closed) {
+      sendNext(); // the engine closes: send what it owes from here
     }
-    return null;
+  }
+
+  /** Takes the next batch and sends it; the lane stays scheduled until the sender returned. */
+  private void sendNext() {
+    List<Pending<O, R>> batch = new ArrayList<>(Math.min(maxSize, 16));
+    lock.lock();
+    try {
+      for (int i = 0; i < maxSize && !queued.isEmpty(); i++) {
+        batch.add(queued.poll());
+      }
+      if (!batch.isEmpty()) {
+        inFlight++;
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (!batch.isEmpty()) {
+      send(batch);
+    }
+    boolean again;
+    lock.lock();
+    try {
+      again = !queued.isEmpty() && inFlight < maxInFlight;
+      scheduled = again;
+      wakeFlushesIfIdle();
+    } finally {
+      lock.unlock();
+    }
+    if (again) {
+      schedule(); // behind the other lanes' turns, not in a loop here
+    }
   }
 
   private void send(List<Pending<O, R>> batch) {
-    if (batch.isEmpty()) {
-      return;
-    }
-    sending = Thread.currentThread();
-    try {
-      sendAndAnswer(batch);
-    } finally {
-      sending = null;
-    }
-  }
-
-  private void sendAndAnswer(List<Pending<O, R>> batch) {
     List<O> operations = new ArrayList<>(batch.size());
     for (Pending<O, R> pending : batch) {
       operations.add(pending.operation);
     }
-    List<R> answers;
+    CompletionStage<List<R>> answered;
+    SENDING.set(Boolean.TRUE);
     try {
-      answers = sender.send(operations);
-      if (answers.size() != batch.size()) {
-        throw new IllegalStateException(
-            "a batch of " + batch.size() + " operations got " + answers.size() + " answers");
-      }
+      answered = sender.send(operations);
     } catch (Throwable failure) {
-      // any throwable, a checked one thrown past the compiler too: one that escaped here would
-      // leave the lane busy for good and its callers waiting
-      for (Pending<O, R> pending : batch) {
-        pending.fail(failure);
-      }
-      return;
+      answered = CompletableFuture.failedFuture(failure);
+    } finally {
+      SENDING.remove();
     }
-    for (int i = 0; i < batch.size(); i++) {
-      batch.get(i).answer(answers.get(i));
+    answered.whenComplete((answers, failure) -> answer(batch, answers, failure));
+  }
+
+  /** Hands out one batch's answers, then lets the next batch go when the lane waited for this. */
+  private void answer(List<Pending<O, R>> batch, List<R> answers, Throwable failure) {
+    if (failure == null && (answers == null || answers.size() != batch.size())) {
+      failure =
+          new IllegalStateException(
+              "a batch of "
+                  + batch.size()
+                  + " operations got "
+                  + (answers == null ? "no" : answers.size())
+                  + " answers");
+    }
+    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+    boolean hasStages = false;
+    for (Pending<O, R> pending : batch) {
+      hasStages |= pending.thread == null;
+    }
+    boolean schedule;
+    lock.lock();
+    try {
+      inFlight--;
+      if (hasStages) {
+        undelivered++; // a flush returns once the answers are out, not only in
+      }
+      schedule = !scheduled && !queued.isEmpty() && inFlight < maxInFlight;
+      if (schedule) {
+        scheduled = true;
+      }
+      wakeFlushesIfIdle();
+    } finally {
+      lock.unlock();
+    }
+    if (schedule) {
+      schedule();
+    }
+    List<Runnable> stages = hasStages ? new ArrayList<>() : null;
+    SENDING.set(Boolean.TRUE);
+    try {
+      for (int i = 0; i < batch.size(); i++) {
+        Pending<O, R> pending = batch.get(i);
+        R answer = cause == null ? answers.get(i) : null;
+        if (pending.thread != null) {
+          pending.deliver(answer, cause);
+        } else {
+          stages.add(() -> pending.deliver(answer, cause));
+        }
+      }
+    } finally {
+      SENDING.remove();
+    }
+    if (stages != null) {
+      completeOnAnswering(stages);
+    }
+  }
+
+  private void completeOnAnswering(List<Runnable> stages) {
+    Runnable all =
+        () -> {
+          try {
+            stages.forEach(Runnable::run);
+          } finally {
+            lock.lock();
+            try {
+              undelivered--;
+              wakeFlushesIfIdle();
+            } finally {
+              lock.unlock();
+            }
+          }
+        };
+    try {
+      answering.execute(all);
+    } catch (RejectedExecutionException closed) {
+      all.run();
+    }
+  }
+
+  private void wakeFlushesIfIdle() {
+    if (isIdle()) {
+      idleSince = System.nanoTime();
+      idle.signalAll();
     }
   }
 
@@ -289,67 +368,45 @@ public final class Lane<O, R> {
 
     final O operation;
 
-    /** The thread that waits for the answer, null when nobody waits on a thread. */
+    /** The thread parked for the answer, null when the answer goes to the stage only. */
     final Thread thread;
 
     final CompletableFuture<R> stage = new CompletableFuture<>();
-
-    /** Set when this caller is to send the next batch. */
-    private volatile boolean appointed;
-
-    /** Whether the waiting thread was interrupted while it waited; only that thread uses it. */
-    boolean interrupted;
 
     Pending(O operation, Thread thread) {
       this.operation = operation;
       this.thread = thread;
     }
 
-    void answer(R answer) {
-      stage.complete(answer);
-      wake();
-    }
-
-    void fail(Throwable failure) {
-      stage.completeExceptionally(failure);
-      wake();
-    }
-
-    void appoint() {
-      appointed = true;
-      wake();
-    }
-
-    private void wake() {
+    void deliver(R answer, Throwable failure) {
+      if (failure == null) {
+        stage.complete(answer);
+      } else {
+        stage.completeExceptionally(failure);
+      }
       if (thread != null) {
         LockSupport.unpark(thread);
       }
     }
 
-    /**
-     * Parks until answered (false) or appointed to send (true). An interrupt meanwhile is noted in
-     * {@link #interrupted} and cleared: the caller sets it again once its answer is in, not before
-     * it sends a batch.
-     */
-    boolean awaitAnswerOrTurn() {
-      while (true) {
-        if (stage.isDone()) {
-          return false;
-        }
-        if (appointed) {
-          return true;
-        }
+    /** Parks until answered; an interrupt meanwhile is kept and set again once answered. */
+    void awaitAnswer() {
+      boolean interrupted = false;
+      while (!stage.isDone()) {
         LockSupport.park(this);
         if (Thread.interrupted()) {
           interrupted = true;
         }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
 
     R answer() {
       try {
         return stage.getNow(null);
-      } catch (java.util.concurrent.CompletionException e) {
+      } catch (CompletionException e) {
         Throwable cause = e.getCause();
         if (cause instanceof RuntimeException runtime) {
           throw runtime;

@@ -37,7 +37,7 @@ final class AsyncScheduler implements Executor, AutoCloseable {
   private final Set<CompletableFuture<?>> waiting = ConcurrentHashMap.newKeySet();
 
   /** Store-call threads: enough that one slow round trip does not hold up the others. */
-  private static final int STORE_CALL_THREADS = 8;
+  private static final int STORE_CALL_THREADS = 64;
 
   private ScheduledThreadPoolExecutor thread; // guarded by this
   private ThreadPoolExecutor storeCalls; // guarded by this

@@ -61,12 +61,16 @@ public final class BulwarkEngine implements AutoCloseable {
     LeaseRenewer renewer = store.leasesExpire() ? new LeaseRenewer(store, waiters) : null;
     this.batches =
         store.batches()
-            ? new Batches(settings.batchMaxSize(), task -> async.storeCalls().execute(task))
+            ? new Batches(
+                settings.batchMaxSize(),
+                store.batchesInFlight(),
+                task -> async.storeCalls().execute(task))
             : null;
-    this.access = new StoreAccess(store, waiters, renewer, async, batches);
+    this.access =
+        new StoreAccess(store, waiters, renewer, async, batches, settings.postsReleases());
     StoreAccess localAccess =
         settings.failurePolicy() == FailurePolicy.LOCAL
-            ? new StoreAccess(new LocalStore(waiters), waiters, null, async, null)
+            ? new StoreAccess(new LocalStore(waiters), waiters, null, async, null, false)
             : null;
     BulwarkListener listener = Listeners.combine(builder.listeners);
     this.probe = new OutageProbe(store);
@@ -247,6 +251,7 @@ public final class BulwarkEngine implements AutoCloseable {
     if (batches != null) {
       // releases posted by calls that ended are owed to the store: send them before it closes
       batches.flush(CLOSE_FLUSH_SECONDS, TimeUnit.SECONDS);
+      batches.close();
     }
     async.close();
     if (access.renewer() != null) {

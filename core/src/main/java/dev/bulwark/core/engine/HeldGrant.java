@@ -36,6 +36,9 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
   /** The limit's lane when the store batches; null when each operation is sent alone. */
   private final Lane<Operation, Grant> lane;
 
+  /** Whether a release is posted to the lane rather than awaited ({@code bulwark.release}). */
+  private final boolean postsReleases;
+
   private final LimitEvents events;
   private final Lease.Kind kind;
   private final String name;
@@ -52,12 +55,14 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
   /**
    * @param renewer null when the store's leases do not expire
    * @param lane the limit's lane; null when the store does not batch
+   * @param postsReleases whether a release goes to the lane without waiting for its answer
    * @param key the lock key; empty for a bulkhead permit
    */
   HeldGrant(
       long requestId,
       LeaseRenewer renewer,
       Lane<Operation, Grant> lane,
+      boolean postsReleases,
       LimitEvents events,
       Lease.Kind kind,
       String name,
@@ -66,6 +71,7 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
     super(requestId, renewer == null ? 0 : leaseMillis);
     this.renewer = renewer;
     this.lane = lane;
+    this.postsReleases = postsReleases;
     this.events = events;
     this.kind = kind;
     this.name = name;
@@ -107,21 +113,25 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
     }
   }
 
-  /** Stops renewing and releases, the first time only. */
+  /** Releases, the first time only; the lease is renewed until the release is answered. */
   @Override
   public void close() {
     if (!CLOSED.compareAndSet(this, false, true)) {
       return;
     }
-    stopKeepingAlive();
+    if (renewer != null) {
+      renewer.releasing(requestId);
+    }
     release();
   }
 
   /**
-   * Releases in the store. When the store batches, the caller does not wait: the release goes with
-   * the limit's next batch (or alone at once), and what the store answers is reported then. Until
-   * the store applied it the permit counts as held there, which can leave capacity unused for a
-   * round trip, never admit too many.
+   * Releases in the store and stops renewing once the store answered. By default the caller waits
+   * for that answer (in the limit's next batch when the store batches), so a call that starts after
+   * this one ended, in any JVM, finds the permit free. With {@code bulwark.release=posted} the
+   * release goes with the limit's next batch without the caller waiting, and what the store answers
+   * is reported then: until the store applied it the permit counts as held there, which can leave
+   * capacity unused for a round trip, never admit too many.
    */
   @Override
   public final void release() {
@@ -132,10 +142,15 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
       released = CompletableFuture.failedFuture(e);
     }
     if (released.isDone()) {
-      report(released.getNow(null), failureOf(released));
+      released(released.getNow(null), failureOf(released));
     } else {
-      released.whenComplete(this::report);
+      released.whenComplete(this::released);
     }
+  }
+
+  private void released(Boolean released, Throwable failure) {
+    stopKeepingAlive();
+    report(released, failure);
   }
 
   private void report(Boolean released, Throwable failure) {
@@ -177,12 +192,16 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
   }
 
   /**
-   * Releases in the store, or posts the release to the limit's lane.
+   * Releases in the store: waits for the answer, or posts the release to the limit's lane.
    *
    * @return completes with false when the store no longer held it
    */
   private CompletableFuture<Boolean> releaseInStore() {
-    return post(Operation.release(key, requestId)).thenApply(Grant::isGranted);
+    Operation release = Operation.release(key, requestId);
+    if (postsReleases) {
+      return post(release).thenApply(Grant::isGranted);
+    }
+    return CompletableFuture.completedFuture(call(release).isGranted());
   }
 
   @Override

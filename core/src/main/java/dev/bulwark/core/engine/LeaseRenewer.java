@@ -39,6 +39,10 @@ public final class LeaseRenewer implements AutoCloseable {
   private final Waiters waiters;
 
   private final Map<Long, Tracked> held = new ConcurrentHashMap<>();
+
+  /** Requests of {@link #held} whose release is on its way. */
+  private final Set<Long> releasing = ConcurrentHashMap.newKeySet();
+
   private final ScheduledExecutorService timer;
   private long tickMillis = Long.MAX_VALUE; // guarded by this
   private ScheduledFuture<?> ticking; // guarded by this
@@ -90,6 +94,18 @@ public final class LeaseRenewer implements AutoCloseable {
 
   void untrack(long requestId) {
     held.remove(requestId);
+    releasing.remove(requestId);
+  }
+
+  /**
+   * The lease's call ended and its release is on its way: it is renewed until the release is
+   * answered (a release that waits in a busy lane must not find the lease run out), but the store
+   * no longer holding it is the release's to report, not a lease lost by a running call.
+   */
+  void releasing(long requestId) {
+    if (held.containsKey(requestId)) {
+      releasing.add(requestId);
+    }
   }
 
   /** How many leases are being kept alive. */
@@ -136,6 +152,9 @@ public final class LeaseRenewer implements AutoCloseable {
     }
     for (Lease lease : lost) {
       Tracked tracked = held.remove(lease.requestId());
+      if (releasing.remove(lease.requestId())) {
+        continue; // released meanwhile, or about to be told by its release
+      }
       waiters.askStore(lease.requestId());
       if (tracked != null) {
         tracked.events().leaseLost(lease.key());

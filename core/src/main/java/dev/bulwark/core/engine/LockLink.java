@@ -3,7 +3,7 @@ package dev.bulwark.core.engine;
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.LockTimeoutException;
-import dev.bulwark.core.batch.Lane;
+import dev.bulwark.core.batch.KeyedLanes;
 import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
@@ -25,8 +25,8 @@ final class LockLink implements LimitLink {
   private final StoreAccess access;
   private final LimitEvents events;
 
-  /** The lock name's lane when the store batches, else null. */
-  private final Lane<Operation, Grant> lane;
+  /** A lane per lock key when the store batches, else null. */
+  private final KeyedLanes<String, Operation, Grant> lanes;
 
   LockLink(LockDefinition definition, LockSpec spec, StoreAccess access, LimitEvents events) {
     this.definition = definition;
@@ -34,7 +34,10 @@ final class LockLink implements LimitLink {
     this.store = access.store().locks();
     this.access = access;
     this.events = events;
-    this.lane = access.batched() ? access.batches().lane(batch -> store.apply(spec, batch)) : null;
+    this.lanes =
+        access.batched()
+            ? access.batches().keyed(key -> batch -> store.applyAsync(spec, batch))
+            : null;
   }
 
   @Override
@@ -93,7 +96,8 @@ final class LockLink implements LimitLink {
       super(
           requestId,
           access.renewer(),
-          lane,
+          lanes == null ? null : lanes.lane(key),
+          access.postsReleases(),
           events,
           Lease.Kind.LOCK,
           spec.name(),

@@ -37,7 +37,8 @@ final class PermitLink implements LimitLink {
     this.access = access;
     this.events = events;
     this.order = new StartOrder(access.async());
-    this.lane = access.batched() ? access.batches().lane(batch -> store.apply(spec, batch)) : null;
+    this.lane =
+        access.batched() ? access.batches().lane(batch -> store.applyAsync(spec, batch)) : null;
   }
 
   @Override
@@ -90,6 +91,7 @@ final class PermitLink implements LimitLink {
           requestId,
           access.renewer(),
           lane,
+          access.postsReleases(),
           events,
           Lease.Kind.PERMIT,
           spec.name(),

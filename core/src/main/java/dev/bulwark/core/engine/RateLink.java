@@ -14,6 +14,7 @@ import dev.bulwark.spi.RateStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.LockSupport;
 
@@ -71,17 +72,12 @@ final class RateLink implements LimitLink {
     this.lane = batches == null ? null : batches.lane(this::reserveEach);
   }
 
-  private List<RateDecision> reserveEach(List<Long> maxWaits) {
-    if (maxWaits.size() == 1) {
-      // a lone reservation takes the store's single call, which costs less than a batch of one
-      // (nothing rides on a rate batch's reply, as a hand-over does on a permit batch's)
-      return List.of(store.reserve(spec, maxWaits.get(0)));
-    }
+  private CompletionStage<List<RateDecision>> reserveEach(List<Long> maxWaits) {
     long[] each = new long[maxWaits.size()];
     for (int i = 0; i < each.length; i++) {
       each[i] = maxWaits.get(i);
     }
-    return store.reserveEach(spec, each);
+    return store.reserveEachAsync(spec, each);
   }
 
   @Override

@@ -7,14 +7,16 @@ import java.time.Duration;
 /**
  * What a store link needs of the engine beyond its own definition: the store, the JVM's waiters,
  * the lease renewer (null when the store's leases do not expire) and the thread asynchronous calls
- * wait on, and the engine's batch lanes (null when the store does not batch: calls go one by one).
+ * wait on, the engine's batch lanes (null when the store does not batch: calls go one by one), and
+ * whether a release is posted to its lane rather than awaited ({@code bulwark.release=posted}).
  */
 record StoreAccess(
     BulwarkStore store,
     Waiters waiters,
     LeaseRenewer renewer,
     AsyncScheduler async,
-    Batches batches) {
+    Batches batches,
+    boolean postsReleases) {
 
   /** Whether a limit's operations go through a lane of {@link #batches()}. */
   boolean batched() {

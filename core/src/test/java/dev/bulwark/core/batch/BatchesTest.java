@@ -24,8 +24,8 @@ class BatchesTest {
   }
 
   @Test
-  void aLaneTakesTheEnginesBoundAndBackground() throws Exception {
-    Batches batches = new Batches(2, background);
+  void aLaneTakesTheEnginesBoundAndSendsOnTheSendingThreads() throws Exception {
+    Batches batches = new Batches(2, 1, background);
     RecordingSender<Integer, Integer> sender = new RecordingSender<>(op -> op);
     Lane<Integer, Integer> lane = batches.lane(sender);
     RecordingSender.Hold held = sender.holdNext();
@@ -42,19 +42,19 @@ class BatchesTest {
         .allSatisfy(
             batch -> {
               assertThat(batch.operations()).hasSizeLessThanOrEqualTo(2);
-              assertThat(batch.thread().getName()).isEqualTo("lane-background");
+              assertThat(batch.thread().getName()).startsWith("bulwark-batch-send-");
             });
     assertThat(sender.operationsInOrder()).containsExactly(1, 2, 3, 4, 5, 6);
   }
 
   @Test
   void flushWaitsForEveryLaneAndSaysWhenOneIsStillBusy() throws Exception {
-    Batches batches = new Batches(8, Runnable::run);
+    Batches batches = new Batches(8, 1, Runnable::run);
     RecordingSender<Integer, Integer> idleSender = new RecordingSender<>(op -> op);
     RecordingSender<Integer, Integer> heldSender = new RecordingSender<>(op -> op);
     Lane<Integer, Integer> idle = batches.lane(idleSender);
     Lane<Integer, Integer> busy = batches.lane(heldSender);
-    assertThat(idle.post(1)).isCompletedWithValue(1);
+    assertThat(idle.post(1).get(10, TimeUnit.SECONDS)).isEqualTo(1);
     RecordingSender.Hold held = heldSender.holdNext();
     CompletableFuture<Integer> inFlight = CompletableFuture.supplyAsync(() -> busy.call(2));
     held.awaitEntered();

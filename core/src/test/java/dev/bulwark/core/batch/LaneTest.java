@@ -7,9 +7,9 @@ import dev.bulwark.core.batch.RecordingSender.Sent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -30,8 +30,10 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class LaneTest {
 
-  private final ExecutorService background =
-      Executors.newSingleThreadExecutor(task -> new Thread(task, "lane-background"));
+  private final ExecutorService sending =
+      Executors.newSingleThreadExecutor(task -> new Thread(task, "lane-sending"));
+  private final ExecutorService answering =
+      Executors.newSingleThreadExecutor(task -> new Thread(task, "lane-answering"));
   private final List<Thread> started = new ArrayList<>();
 
   @AfterEach
@@ -40,44 +42,54 @@ class LaneTest {
       thread.join(TimeUnit.SECONDS.toMillis(10));
       assertThat(thread.isAlive()).as("%s ended", thread.getName()).isFalse();
     }
-    background.shutdownNow();
-    assertThat(background.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    sending.shutdownNow();
+    answering.shutdownNow();
+    assertThat(sending.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(answering.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
   }
 
   @Test
-  void aCallerAloneSendsItsOperationAtOnceOnItsOwnThreadInABatchOfOne() {
+  void aCallerAloneHasItsOperationSentAtOnceByTheSendingSideInABatchOfOne() {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
 
     assertThat(lane.call(7)).isEqualTo("answer 7");
 
     assertThat(sender.sent()).hasSize(1);
     assertThat(sender.sent().get(0).operations()).containsExactly(7);
-    assertThat(sender.sent().get(0).thread()).isSameAs(Thread.currentThread());
+    assertThat(sender.sent().get(0).thread().getName()).isEqualTo("lane-sending");
     assertThat(lane.queuedCount()).isZero();
   }
 
   @Test
-  void aSubmitOnAnIdleLaneIsSentOnTheCallingThreadAndCompleteOnReturn() {
+  void aSubmittedOperationIsSentByTheSendingSideAndItsStageCompletesOnTheAnsweringSide()
+      throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    RecordingSender.Hold held = sender.holdNext();
 
     CompletableFuture<String> answer = lane.submit(3);
+    held.awaitEntered();
+    CompletableFuture<String> completedOn =
+        answer.thenApply(value -> Thread.currentThread().getName());
+    held.release();
 
-    assertThat(answer).isCompletedWithValue("answer 3");
+    // waited for first: a thread waiting on a stage may run the stage's dependents itself
+    assertThat(completedOn.get(10, TimeUnit.SECONDS)).isEqualTo("lane-answering");
+    assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo("answer 3");
     assertThat(sender.sent())
         .singleElement()
         .satisfies(
             batch -> {
               assertThat(batch.operations()).containsExactly(3);
-              assertThat(batch.thread()).isSameAs(Thread.currentThread());
+              assertThat(batch.thread().getName()).isEqualTo("lane-sending");
             });
   }
 
   @Test
   void operationsQueuedBehindABatchGoInArrivalOrderInBatchesOfAtMostMaxSize() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 4, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 4, 1, sending, answering);
     RecordingSender.Hold first = sender.holdNext();
     CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
     first.awaitEntered();
@@ -103,7 +115,7 @@ class LaneTest {
   @Test
   void eachCallerGetsTheAnswerToItsOwnOperation() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 5, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 5, 1, sending, answering);
     RecordingSender.Hold first = sender.holdNext();
     CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
     first.awaitEntered();
@@ -141,7 +153,7 @@ class LaneTest {
   @Test
   void aFailingBatchFailsEveryOperationInItAndTheLaneKeepsWorking() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
     IllegalStateException storeDown = new IllegalStateException("store down");
     sender.failWhen(batch -> batch.contains(2) ? storeDown : null);
     RecordingSender.Hold first = sender.holdNext();
@@ -178,12 +190,13 @@ class LaneTest {
         .containsExactly(List.of(0), List.of(1, 2, 3, 4, 5));
 
     assertThat(lane.call(6)).isEqualTo("answer 6");
-    assertThat(lane.submit(7)).isCompletedWithValue("answer 7");
+    assertThat(lane.submit(7).get(10, TimeUnit.SECONDS)).isEqualTo("answer 7");
   }
 
   @Test
   void aBatchAnsweredWithTheWrongNumberOfAnswersFailsEveryOperationInIt() {
-    Lane<Integer, String> lane = new Lane<>(ops -> List.of("one", "two"), 8, background);
+    Lane<Integer, String> lane =
+        new Lane<>(Lane.Sender.blocking(ops -> List.of("one", "two")), 8, 1, sending, answering);
 
     assertThatThrownBy(() -> lane.call(1))
         .isInstanceOf(IllegalStateException.class)
@@ -195,14 +208,17 @@ class LaneTest {
     AtomicReference<Boolean> failing = new AtomicReference<>(true);
     Lane<Integer, String> lane =
         new Lane<>(
-            ops -> {
-              if (failing.getAndSet(false)) {
-                throw new AssertionError("sender broke");
-              }
-              return List.of("fine");
-            },
+            Lane.Sender.blocking(
+                ops -> {
+                  if (failing.getAndSet(false)) {
+                    throw new AssertionError("sender broke");
+                  }
+                  return List.of("fine");
+                }),
             8,
-            background);
+            1,
+            sending,
+            answering);
 
     assertThatThrownBy(() -> lane.call(1))
         .isInstanceOf(AssertionError.class)
@@ -217,17 +233,20 @@ class LaneTest {
     AtomicReference<Boolean> failing = new AtomicReference<>(true);
     Lane<Integer, String> lane =
         new Lane<>(
-            ops -> {
-              if (failing.getAndSet(false)) {
-                throw LaneTest.<RuntimeException>sneaky(reset);
-              }
-              return List.of("fine");
-            },
+            Lane.Sender.blocking(
+                ops -> {
+                  if (failing.getAndSet(false)) {
+                    throw LaneTest.<RuntimeException>sneaky(reset);
+                  }
+                  return List.of("fine");
+                }),
             8,
-            background);
+            1,
+            sending,
+            answering);
 
     assertThatThrownBy(() -> lane.call(1)).isInstanceOf(CompletionException.class).hasCause(reset);
-    assertThat(lane.flush(0, TimeUnit.SECONDS)).as("the lane is idle again").isTrue();
+    assertThat(lane.flush(10, TimeUnit.SECONDS)).as("the lane is idle again").isTrue();
     assertThat(lane.call(2)).isEqualTo("fine");
   }
 
@@ -238,9 +257,9 @@ class LaneTest {
   }
 
   @Test
-  void aPostOnAnIdleLaneIsSentByTheBackgroundNotByThePostingThread() throws Exception {
+  void aPostIsSentByTheSendingSideNotByThePostingThread() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
     RecordingSender.Hold held = sender.holdNext();
 
     CompletableFuture<String> posted = lane.post(1);
@@ -254,39 +273,8 @@ class LaneTest {
         .satisfies(
             batch -> {
               assertThat(batch.operations()).containsExactly(1);
-              assertThat(batch.thread().getName()).isEqualTo("lane-background");
+              assertThat(batch.thread().getName()).isEqualTo("lane-sending");
             });
-  }
-
-  @Test
-  void postsQueuedBehindACallAreSentByTheBackgroundOnceTheCallerHasItsAnswer() throws Exception {
-    RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 2, background);
-    RecordingSender.Hold first = sender.holdNext();
-    AtomicReference<Thread> caller = new AtomicReference<>();
-    CompletableFuture<String> inFlight =
-        CompletableFuture.supplyAsync(
-            () -> {
-              caller.set(Thread.currentThread());
-              return lane.call(0);
-            });
-    first.awaitEntered();
-    List<CompletableFuture<String>> posted = new ArrayList<>();
-    for (int op = 1; op <= 5; op++) {
-      posted.add(lane.post(op));
-    }
-    first.release();
-
-    assertThat(inFlight.get(10, TimeUnit.SECONDS)).isEqualTo("answer 0");
-    assertThat(lane.flush(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(posted).allSatisfy(answer -> assertThat(answer).isDone());
-    List<Sent<Integer>> sent = sender.sent();
-    assertThat(sent)
-        .extracting(Sent::operations)
-        .containsExactly(List.of(0), List.of(1, 2), List.of(3, 4), List.of(5));
-    assertThat(sent.subList(1, sent.size()))
-        .as("the caller sends nothing once it has its answer; nor does the posting thread")
-        .allSatisfy(batch -> assertThat(batch.thread().getName()).isEqualTo("lane-background"));
   }
 
   @Test
@@ -295,16 +283,19 @@ class LaneTest {
     List<Integer> sentInsideAPost = new ArrayList<>();
     Lane<Integer, Integer> lane =
         new Lane<>(
-            ops -> {
-              if (posting.get()) {
-                synchronized (sentInsideAPost) {
-                  sentInsideAPost.addAll(ops);
-                }
-              }
-              return ops;
-            },
+            Lane.Sender.blocking(
+                ops -> {
+                  if (posting.get()) {
+                    synchronized (sentInsideAPost) {
+                      sentInsideAPost.addAll(ops);
+                    }
+                  }
+                  return ops;
+                }),
             3,
-            background);
+            1,
+            sending,
+            answering);
     int threads = 4;
     int postsEach = 500;
     List<CompletableFuture<Integer>> posted = new ArrayList<>();
@@ -339,7 +330,7 @@ class LaneTest {
   @Test
   void flushWaitsUntilThePostedOperationsAreSent() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
     RecordingSender.Hold held = sender.holdNext();
     CompletableFuture<String> first = lane.post(1);
     held.awaitEntered();
@@ -362,7 +353,7 @@ class LaneTest {
   @Test
   void anInterruptedFlushReturnsAtOnceAndKeepsTheInterrupt() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
     RecordingSender.Hold held = sender.holdNext();
     CompletableFuture<String> posted = lane.post(1);
     held.awaitEntered();
@@ -383,7 +374,7 @@ class LaneTest {
   @Test
   void anInterruptWhileWaitingForTheAnswerIsKeptNotThrown() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
     RecordingSender.Hold first = sender.holdNext();
     CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
     first.awaitEntered();
@@ -408,89 +399,9 @@ class LaneTest {
   }
 
   @Test
-  void aCallerInterruptedWhileWaitingSendsTheNextBatchUninterruptedAndKeepsItsInterrupt()
-      throws Exception {
-    RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
-    RecordingSender.Hold first = sender.holdNext();
-    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
-    first.awaitEntered();
-    AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
-    Thread appointed =
-        start(
-            "appointed-caller",
-            () -> {
-              lane.call(1);
-              interruptedAfter.set(Thread.currentThread().isInterrupted());
-            });
-    waitUntil("the caller queued", () -> lane.queuedCount() == 1);
-    CompletableFuture<String> othersOperation = lane.submit(2);
-    appointed.interrupt();
-    waitUntil("the caller parked again", () -> appointed.getState() == Thread.State.WAITING);
-    first.release();
-    joinAll();
-
-    assertThat(inFlight.get(10, TimeUnit.SECONDS)).isEqualTo("answer 0");
-    assertThat(othersOperation.get(10, TimeUnit.SECONDS)).isEqualTo("answer 2");
-    Sent<Integer> second = sender.sent().get(1);
-    assertThat(second.operations()).containsExactly(1, 2);
-    assertThat(second.thread()).isSameAs(appointed);
-    // the batch carries another caller's operation: an interrupted thread's store call may be cut
-    // short (a virtual thread's socket, a pool's interruptible wait), failing them all
-    assertThat(second.interrupted()).as("the appointed sender sends uninterrupted").isFalse();
-    assertThat(interruptedAfter.get()).as("the interrupt is kept for the caller").isTrue();
-  }
-
-  @Test
-  void anInterruptOfTheAppointedSenderDoesNotFailTheOtherOperationsOfItsBatch() throws Exception {
-    // a store reached through a pool whose wait throws when the borrowing thread is interrupted,
-    // as a connection pool's does: a sender never waits in it for an interrupt of its own
-    ArrayBlockingQueue<String> pool = new ArrayBlockingQueue<>(1, false, List.of("connection"));
-    RecordingSender<Integer, String> sender =
-        new RecordingSender<>(
-            op -> {
-              String connection;
-              try {
-                connection = pool.poll(10, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for a connection", e);
-              }
-              pool.add(connection);
-              return "answer " + op;
-            });
-    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
-    RecordingSender.Hold first = sender.holdNext();
-    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
-    first.awaitEntered();
-    AtomicReference<Object> appointedGot = new AtomicReference<>();
-    Thread appointed =
-        start(
-            "appointed-caller",
-            () -> {
-              try {
-                appointedGot.set(lane.call(1));
-              } catch (RuntimeException e) {
-                appointedGot.set(e);
-              }
-            });
-    waitUntil("the caller queued", () -> lane.queuedCount() == 1);
-    CompletableFuture<String> othersOperation = lane.submit(2);
-    appointed.interrupt();
-    waitUntil("the caller parked again", () -> appointed.getState() == Thread.State.WAITING);
-    first.release();
-    joinAll();
-
-    assertThat(inFlight.get(10, TimeUnit.SECONDS)).isEqualTo("answer 0");
-    assertThat(sender.sent().get(1).thread()).isSameAs(appointed);
-    assertThat(othersOperation.get(10, TimeUnit.SECONDS)).isEqualTo("answer 2");
-    assertThat(appointedGot.get()).isEqualTo("answer 1");
-  }
-
-  @Test
   void anInterruptBeforeTheCallIsKeptAndTheOperationStillSent() {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
 
     Thread.currentThread().interrupt();
     String answer;
@@ -507,7 +418,7 @@ class LaneTest {
   @Test
   void aSubmitByAnInterruptedThreadIsSentUninterruptedAndTheInterruptKept() {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
 
     Thread.currentThread().interrupt();
     CompletableFuture<String> answer;
@@ -517,20 +428,19 @@ class LaneTest {
       assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
     }
 
-    assertThat(answer).isCompletedWithValue("answer 1");
+    assertThat(answer.join()).isEqualTo("answer 1");
     assertThat(sender.sent()).singleElement().satisfies(b -> assertThat(b.interrupted()).isFalse());
   }
 
   @Test
-  void whenTheBackgroundRejectsWorkTheOperationsAreStillSent() throws Exception {
+  void whenTheSendingSideRejectsWorkTheOperationsAreStillSentFromTheQueueingThread()
+      throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane =
-        new Lane<>(
-            sender,
-            8,
-            task -> {
-              throw new RejectedExecutionException("the engine is closed");
-            });
+    Executor closed =
+        task -> {
+          throw new RejectedExecutionException("the engine is closed");
+        };
+    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, closed, closed);
 
     assertThat(lane.post(1)).as("sent on the posting thread").isCompletedWithValue("answer 1");
 
@@ -547,9 +457,9 @@ class LaneTest {
   }
 
   @Test
-  void aCallFromAStageItsOwnBatchCompletesFailsAtOnceAndTheLaneKeepsWorking() throws Exception {
+  void aCallFromAStageOfTheLanesOwnAnswerIsSentAsAnyOther() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
     AtomicReference<Throwable> reentered = new AtomicReference<>();
     RecordingSender.Hold held = sender.holdNext();
     CompletableFuture<String> post = lane.post(1);
@@ -559,7 +469,7 @@ class LaneTest {
         post.whenComplete(
             (answer, failure) -> {
               try {
-                lane.call(2); // on the background thread, inside the batch that answered 1
+                lane.call(2); // the stage completes off the sending side, so this may wait
               } catch (RuntimeException e) {
                 reentered.set(e);
               }
@@ -567,11 +477,9 @@ class LaneTest {
     held.release();
 
     assertThat(posted.get(10, TimeUnit.SECONDS)).isEqualTo("answer 1");
-    assertThat(reentered.get())
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("Lane.call was made on the thread sending this lane's batch");
+    assertThat(reentered.get()).isNull();
     assertThat(lane.call(3)).isEqualTo("answer 3");
-    assertThat(sender.operationsInOrder()).containsExactly(1, 3);
+    assertThat(sender.operationsInOrder()).containsExactly(1, 2, 3);
   }
 
   @Test
@@ -579,26 +487,29 @@ class LaneTest {
     AtomicReference<Lane<Integer, String>> self = new AtomicReference<>();
     Lane<Integer, String> lane =
         new Lane<>(
-            ops -> {
-              if (ops.contains(1)) {
-                self.get().call(2);
-              }
-              return List.of("answer");
-            },
+            Lane.Sender.blocking(
+                ops -> {
+                  if (ops.contains(1)) {
+                    self.get().call(2);
+                  }
+                  return List.of("answer");
+                }),
             8,
-            background);
+            1,
+            sending,
+            answering);
     self.set(lane);
 
     assertThatThrownBy(() -> lane.call(1))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("it would wait for a batch only this thread sends");
+        .hasMessageContaining("it would wait for the thread it holds");
     assertThat(lane.call(3)).isEqualTo("answer");
   }
 
   @Test
   void aMaxSizeOfOneSendsEachOperationAlone() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 1, background);
+    Lane<Integer, String> lane = new Lane<>(sender, 1, 1, sending, answering);
     RecordingSender.Hold first = sender.holdNext();
     CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
     first.awaitEntered();
@@ -616,9 +527,137 @@ class LaneTest {
 
   @Test
   void aMaxSizeBelowOneIsRefused() {
-    assertThatThrownBy(() -> new Lane<Integer, String>(ops -> List.of(), 0, background))
+    assertThatThrownBy(
+            () ->
+                new Lane<Integer, String>(
+                    Lane.Sender.blocking(ops -> List.of()), 0, 1, sending, answering))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxSize must be at least 1, was 0");
+    assertThatThrownBy(
+            () ->
+                new Lane<Integer, String>(
+                    Lane.Sender.blocking(ops -> List.of()), 1, 0, sending, answering))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxInFlight must be at least 1, was 0");
+  }
+
+  @Test
+  void severalBatchesGoOutBeforeTheFirstIsAnsweredInArrivalOrderUpToMaxInFlight() throws Exception {
+    List<List<Integer>> handed = new ArrayList<>();
+    List<CompletableFuture<List<String>>> replies = new ArrayList<>();
+    Lane.Sender<Integer, String> pipelined =
+        ops -> {
+          CompletableFuture<List<String>> reply = new CompletableFuture<>();
+          synchronized (handed) {
+            handed.add(List.copyOf(ops));
+            replies.add(reply);
+          }
+          return reply;
+        };
+    Lane<Integer, String> lane = new Lane<>(pipelined, 2, 3, sending, answering);
+
+    List<CompletableFuture<String>> answers = new ArrayList<>();
+    for (int op = 1; op <= 3; op++) {
+      answers.add(lane.submit(op));
+      int batches = op;
+      waitUntil("batch " + op + " handed over", () -> lane.inFlightCount() == batches);
+    }
+    for (int op = 4; op <= 7; op++) {
+      answers.add(lane.submit(op));
+    }
+    assertThat(lane.inFlightCount()).as("no more than maxInFlight").isEqualTo(3);
+    assertThat(lane.queuedCount()).isEqualTo(4);
+
+    replies.get(1).complete(List.of("answer 2")); // answers may come in any order
+    waitUntil("the next batch handed over", () -> lane.queuedCount() == 2);
+    replies.get(0).complete(List.of("answer 1"));
+    replies.get(2).complete(List.of("answer 3"));
+    waitUntil("the last batch handed over", () -> lane.queuedCount() == 0);
+    synchronized (handed) {
+      replies.get(3).complete(List.of("answer 4", "answer 5"));
+      replies.get(4).complete(List.of("answer 6", "answer 7"));
+    }
+
+    for (int op = 1; op <= 7; op++) {
+      assertThat(answers.get(op - 1).get(10, TimeUnit.SECONDS)).isEqualTo("answer " + op);
+    }
+    assertThat(handed)
+        .containsExactly(List.of(1), List.of(2), List.of(3), List.of(4, 5), List.of(6, 7));
+    assertThat(lane.flush(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void lanesTakeTurnsOnTheSendingSideSoABusyLimitCannotHoldUpAQuietOne() throws Exception {
+    List<String> order = new ArrayList<>();
+    RecordingSender<Integer, String> gate = new RecordingSender<>(op -> "gate");
+    Lane<Integer, String> gateLane = new Lane<>(gate, 1, 1, sending, answering);
+    RecordingSender.Hold held = gate.holdNext();
+    CompletableFuture<String> holding = gateLane.submit(0); // holds the one sending thread
+    held.awaitEntered();
+    List<CompletableFuture<String>> busy = new ArrayList<>();
+    for (int limit = 0; limit < 8; limit++) {
+      String name = "busy-" + limit;
+      Lane<Integer, String> lane =
+          new Lane<>(
+              Lane.Sender.blocking(
+                  ops -> {
+                    synchronized (order) {
+                      order.add(name);
+                    }
+                    return ops.stream().map(op -> name).toList();
+                  }),
+              1,
+              1,
+              sending,
+              answering);
+      for (int op = 0; op < 50; op++) {
+        busy.add(lane.submit(op));
+      }
+    }
+    Lane<Integer, String> quiet =
+        new Lane<>(
+            Lane.Sender.blocking(
+                ops -> {
+                  synchronized (order) {
+                    order.add("quiet");
+                  }
+                  return List.of("quiet");
+                }),
+            1,
+            1,
+            sending,
+            answering);
+    CompletableFuture<String> quietAnswer = quiet.submit(1);
+    held.release();
+
+    assertThat(quietAnswer.get(10, TimeUnit.SECONDS)).isEqualTo("quiet");
+    assertThat(holding.get(10, TimeUnit.SECONDS)).isEqualTo("gate");
+    CompletableFuture.allOf(busy.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+    synchronized (order) {
+      assertThat(order).hasSize(8 * 50 + 1);
+      assertThat(order.indexOf("quiet"))
+          .as("the quiet limit's batch waits for one batch of each busy limit at most")
+          .isLessThanOrEqualTo(8);
+    }
+  }
+
+  @Test
+  void aCallParksUntilItsOwnAnswerWhileTheSendingSideServesOtherLimits() throws Exception {
+    RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
+    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    RecordingSender.Hold held = sender.holdNext();
+    CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> lane.call(1));
+    held.awaitEntered();
+    CompletableFuture<String> second = CompletableFuture.supplyAsync(() -> lane.call(2));
+    waitUntil("the second caller queued", () -> lane.queuedCount() == 1);
+
+    assertThat(second).as("queued behind the batch in flight, not sent by its caller").isNotDone();
+    held.release();
+
+    assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("answer 1");
+    assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo("answer 2");
+    assertThat(sender.sent())
+        .allSatisfy(batch -> assertThat(batch.thread().getName()).isEqualTo("lane-sending"));
   }
 
   private Thread start(String name, Runnable body) {

@@ -29,8 +29,8 @@ abstract class LaneUnderCheck {
   private final Log store = new Log();
   private final Lane<Integer, String> lane;
 
-  LaneUnderCheck(Executor background) {
-    this.lane = new Lane<>(store::applyAll, MAX_SIZE, background);
+  LaneUnderCheck(Executor sending) {
+    this.lane = new Lane<>(Lane.Sender.blocking(store::applyAll), MAX_SIZE, 1, sending, sending);
   }
 
   @Operation

@@ -2,10 +2,10 @@ package dev.bulwark.core.batch;
 
 /**
  * The lane under Lincheck's model checker, which explores the interleavings of the operations'
- * threads. Its background runs a task at once on the thread that hands it over, as a closed
+ * threads. Its sending side runs a batch at once on the thread that hands it over, as a closed
  * engine's does: the model checker did not run a thread that the lane's executor started, and
- * reported the execution as hung; a background thread's interleavings are covered by the stress
- * mode and by {@link LaneTest}.
+ * reported the execution as hung; the sending threads' interleavings are covered by the stress mode
+ * and by {@link LaneTest}.
  */
 public class ModelCheckedLane extends LaneUnderCheck {
 

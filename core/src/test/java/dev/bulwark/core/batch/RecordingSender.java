@@ -2,16 +2,19 @@ package dev.bulwark.core.batch;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * A sender that records every batch it is given (its operations, the thread that sent it, whether
- * that thread was interrupted then) and answers each operation with {@code answer}. It can hold the
- * next batch until the test lets it go, so a test decides what queues behind a batch in flight.
- * Overlapping batches, which a lane must never send, are counted.
+ * A sender whose store call answers before it returns, and records every batch it is given (its
+ * operations, the thread that sent it, whether that thread was interrupted then) and answers each
+ * operation with {@code answer}. It can hold the next batch until the test lets it go, so a test
+ * decides what queues behind a batch in flight. Overlapping batches, which a lane must never send,
+ * are counted.
  */
 final class RecordingSender<O, R> implements Lane.Sender<O, R> {
 
@@ -30,7 +33,11 @@ final class RecordingSender<O, R> implements Lane.Sender<O, R> {
   }
 
   @Override
-  public List<R> send(List<O> operations) {
+  public CompletionStage<List<R>> send(List<O> operations) {
+    return CompletableFuture.completedFuture(sendNow(operations));
+  }
+
+  private List<R> sendNow(List<O> operations) {
     if (inFlight.incrementAndGet() > 1) {
       overlaps.incrementAndGet();
     }

@@ -117,9 +117,9 @@ class BatchedEngineTest {
   }
 
   @Test
-  void aCallReturnsBeforeItsReleaseReachesTheStoreWhichCountsThePermitHeldUntilThen()
+  void aPostedReleaseReturnsBeforeItReachesTheStoreWhichCountsThePermitHeldUntilThen()
       throws Exception {
-    start(Map.of());
+    start(Map.of("bulwark.release", "posted"));
     BulkheadLimiter limiter = bulkhead("one", 1);
     Permit permit = limiter.acquire();
     opened[0].releases.drainPermits(); // the store takes no release until the test says so
@@ -134,8 +134,30 @@ class BatchedEngineTest {
   }
 
   @Test
-  void closingTheEngineSendsTheReleasesItOwes() throws Exception {
+  void byDefaultACallReturnsOnlyOnceItsReleaseReachedTheStore() throws Exception {
     start(Map.of());
+    BulkheadLimiter limiter = bulkhead("awaited", 1);
+    Permit permit = limiter.acquire();
+    opened[0].releases.drainPermits(); // the store takes no release until the test says so
+    CountDownLatch returned = new CountDownLatch(1);
+    pool.submit(
+        () -> {
+          permit.close();
+          returned.countDown();
+        });
+    assertThat(returned.await(200, TimeUnit.MILLISECONDS))
+        .as("the close waits for the store to take the release")
+        .isFalse();
+    opened[0].releases.release(Integer.MAX_VALUE);
+    assertThat(returned.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(opened[0].local.bulkheadHolders("awaited"))
+        .as("the permit is free in the store when the call returns")
+        .isZero();
+  }
+
+  @Test
+  void closingTheEngineSendsThePostedReleasesItOwes() throws Exception {
+    start(Map.of("bulwark.release", "posted"));
     BulkheadLimiter limiter = bulkhead("owed", 4);
     List<Permit> held = new ArrayList<>();
     for (int i = 0; i < 4; i++) {

@@ -99,6 +99,36 @@ public final class RedisConnector {
     return new Connection(node, subscriptionConfig(settings));
   }
 
+  /**
+   * The store's own pipelined connection to the primary, for batches that may be several in flight;
+   * null on a Cluster, whose batches go through the cluster client (slots, redirections).
+   */
+  public static ScriptPipeline pipeline(RedisSettings settings, RedisConnection connection) {
+    switch (settings.topology()) {
+      case CLUSTER:
+        return null;
+      case SENTINEL:
+        return new ScriptPipeline(
+            connection::currentMaster,
+            configBuilder(settings, settings.user(), settings.password(), -1)
+                .protocol(RedisProtocol.RESP2)
+                .build(),
+            "bulwark-redis-pipeline");
+      default:
+        int database =
+            JedisURIHelper.hasDbIndex(settings.url())
+                ? JedisURIHelper.getDBIndex(settings.url())
+                : -1;
+        HostAndPort server = standaloneServer(settings);
+        return new ScriptPipeline(
+            () -> server,
+            configBuilder(settings, settings.user(), settings.password(), database)
+                .protocol(RedisProtocol.RESP2)
+                .build(),
+            "bulwark-redis-pipeline");
+    }
+  }
+
   /** Where a standalone server is, from {@code bulwark.redis.url}. */
   static HostAndPort standaloneServer(RedisSettings settings) {
     return JedisURIHelper.getHostAndPort(settings.url());

@@ -1,0 +1,238 @@
+package dev.bulwark.redis.client;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import redis.clients.jedis.BuilderFactory;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * Script calls pipelined on one connection of the store's own to the primary: a call is written and
+ * flushed at once, whatever is still unanswered, and a reading thread of the pipeline's own takes
+ * the replies in the order Redis sends them, so several batches are in flight and Redis applies
+ * them in the order they were written. The reading thread only completes stages; whoever depends on
+ * them must move elsewhere before doing more than bookkeeping.
+ *
+ * <p>An error reply fails its own call only ({@link JedisDataException}: a script Redis does not
+ * know yet, a replica that refuses writes...). A broken connection, or a reply that does not come
+ * within the read timeout, fails every call still unanswered with a {@link
+ * JedisConnectionException} — each may have run — and the next call connects again (to the primary
+ * Sentinel names then).
+ */
+public final class ScriptPipeline implements AutoCloseable {
+
+  private final Supplier<HostAndPort> primary;
+  private final JedisClientConfig config;
+  private final String name;
+
+  // written under lock: callers write one command at a time, in the order they take the lock
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition replyDue = lock.newCondition();
+  private final ArrayDeque<CompletableFuture<Object>> unanswered = new ArrayDeque<>();
+  private PipelineConnection connection; // guarded by lock
+  private boolean closed; // guarded by lock
+
+  /**
+   * @param primary where the primary is now (asked again at each connect)
+   * @param config the client settings, RESP2 (each reply read is one of the calls written)
+   */
+  ScriptPipeline(Supplier<HostAndPort> primary, JedisClientConfig config, String name) {
+    this.primary = primary;
+    this.config = config;
+    this.name = name;
+  }
+
+  /**
+   * Writes {@code EVALSHA} of {@code script} and flushes it; the stage completes with the decoded
+   * reply on the reading thread, or fails as the class says. A failure to connect fails only this
+   * call, with the connect failure (the call never reached Redis).
+   */
+  public CompletableFuture<Object> evalsha(LuaScript script, List<String> keys, List<String> args) {
+    CompletableFuture<Object> reply = new CompletableFuture<>();
+    String[] command = new String[2 + keys.size() + args.size()];
+    command[0] = script.sha();
+    command[1] = Integer.toString(keys.size());
+    int i = 2;
+    for (String key : keys) {
+      command[i++] = key;
+    }
+    for (String arg : args) {
+      command[i++] = arg;
+    }
+    Runnable failures = null;
+    lock.lock();
+    try {
+      if (closed) {
+        reply.completeExceptionally(new JedisConnectionException(name + " is closed"));
+        return reply;
+      }
+      PipelineConnection open;
+      try {
+        open = connected();
+      } catch (RuntimeException e) {
+        reply.completeExceptionally(e);
+        return reply;
+      }
+      unanswered.add(reply);
+      try {
+        open.sendCommand(Protocol.Command.EVALSHA, command);
+        open.flushNow();
+        replyDue.signal();
+      } catch (RuntimeException e) {
+        failures = broken(open, asConnectionFailure(e));
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (failures != null) {
+      failures.run();
+    }
+    return reply;
+  }
+
+  /** How many calls wait for their reply. */
+  public int unansweredCount() {
+    lock.lock();
+    try {
+      return unanswered.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private PipelineConnection connected() {
+    if (connection != null) {
+      return connection;
+    }
+    PipelineConnection fresh = new PipelineConnection(primary.get(), config);
+    fresh.connect();
+    connection = fresh;
+    Thread thread = new Thread(() -> read(fresh), name + "-reader");
+    thread.setDaemon(true);
+    thread.start();
+    return fresh;
+  }
+
+  /** The reading thread of one connection: one reply per call written, in order. */
+  private void read(PipelineConnection from) {
+    while (true) {
+      CompletableFuture<Object> next;
+      lock.lock();
+      try {
+        while (connection == from && unanswered.isEmpty() && !closed) {
+          replyDue.awaitUninterruptibly();
+        }
+        if (connection != from || closed) {
+          return;
+        }
+        next = unanswered.peek();
+      } finally {
+        lock.unlock();
+      }
+      Object reply;
+      try {
+        reply = BuilderFactory.AGGRESSIVE_ENCODED_OBJECT.build(from.getUnflushedObject());
+      } catch (JedisDataException errorReply) {
+        take(from, next);
+        next.completeExceptionally(errorReply);
+        continue;
+      } catch (RuntimeException e) {
+        Runnable failures;
+        lock.lock();
+        try {
+          failures = broken(from, asConnectionFailure(e));
+        } finally {
+          lock.unlock();
+        }
+        failures.run();
+        return;
+      }
+      take(from, next);
+      next.complete(reply);
+    }
+  }
+
+  private void take(PipelineConnection from, CompletableFuture<Object> answered) {
+    lock.lock();
+    try {
+      if (connection == from && unanswered.peek() == answered) {
+        unanswered.poll();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Drops the connection, under lock; returns what fails every call it left unanswered, to run once
+   * the lock is let go (what depends on a call must not run under it).
+   */
+  private Runnable broken(PipelineConnection which, JedisConnectionException failure) {
+    if (connection != which) {
+      return () -> {};
+    }
+    connection = null;
+    List<CompletableFuture<Object>> failed = new ArrayList<>(unanswered);
+    unanswered.clear();
+    replyDue.signalAll();
+    which.setBroken();
+    which.close();
+    return () -> failed.forEach(call -> call.completeExceptionally(failure));
+  }
+
+  private static JedisConnectionException asConnectionFailure(RuntimeException e) {
+    return e instanceof JedisConnectionException broken ? broken : new JedisConnectionException(e);
+  }
+
+  /**
+   * Drops the connection (a primary that changed, an error reply that says it is no primary), so
+   * the next call connects again; calls still unanswered fail as after a break.
+   */
+  public void reconnect() {
+    drop(false);
+  }
+
+  @Override
+  public void close() {
+    drop(true);
+  }
+
+  private void drop(boolean close) {
+    Runnable failures = () -> {};
+    lock.lock();
+    try {
+      if (connection != null) {
+        failures =
+            broken(
+                connection,
+                new JedisConnectionException(name + (close ? " is closed" : ": reconnecting")));
+      }
+      closed |= close;
+      replyDue.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    failures.run();
+  }
+
+  /** A connection whose buffered commands can be flushed without reading a reply. */
+  private static final class PipelineConnection extends Connection {
+
+    PipelineConnection(HostAndPort node, JedisClientConfig config) {
+      super(node, config);
+    }
+
+    void flushNow() {
+      flush();
+    }
+  }
+}
