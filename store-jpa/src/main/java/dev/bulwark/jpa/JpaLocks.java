@@ -8,6 +8,7 @@ import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.LockSpec;
 import dev.bulwark.spi.LockStore;
 import dev.bulwark.spi.Operation;
+import dev.bulwark.spi.StoreException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -27,10 +28,12 @@ final class JpaLocks implements LockStore {
 
   private final StoreCore core;
   private final Inspection inspection;
+  private final LostBatches lostBatches;
 
-  JpaLocks(StoreCore core, Inspection inspection) {
+  JpaLocks(StoreCore core, Inspection inspection, LostBatches lostBatches) {
     this.core = core;
     this.inspection = inspection;
+    this.lostBatches = lostBatches;
   }
 
   @Override
@@ -79,7 +82,12 @@ final class JpaLocks implements LockStore {
         operations.size() == 1
             ? describe(operations.get(0).kind())
             : "apply " + operations.size() + " operations on a lock";
-    return core.apply(what, StoreCore.LOCKS, spec.name(), steps);
+    try {
+      return core.apply(what, StoreCore.LOCKS, spec.name(), steps);
+    } catch (StoreException e) {
+      lostBatches.failed(e, operations, spec.leaseMillis(), giveUp -> apply(spec, giveUp));
+      throw e;
+    }
   }
 
   private Grant one(LockSpec spec, Operation operation) {

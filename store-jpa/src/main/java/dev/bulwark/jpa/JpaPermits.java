@@ -4,6 +4,7 @@ import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.jpa.entity.ClaimRow;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Operation;
+import dev.bulwark.spi.StoreException;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
 import java.util.ArrayList;
@@ -24,11 +25,14 @@ final class JpaPermits implements PermitStore {
   private final StoreCore core;
   private final Definitions definitions;
   private final Inspection inspection;
+  private final LostBatches lostBatches;
 
-  JpaPermits(StoreCore core, Definitions definitions, Inspection inspection) {
+  JpaPermits(
+      StoreCore core, Definitions definitions, Inspection inspection, LostBatches lostBatches) {
     this.core = core;
     this.definitions = definitions;
     this.inspection = inspection;
+    this.lostBatches = lostBatches;
   }
 
   @Override
@@ -74,7 +78,12 @@ final class JpaPermits implements PermitStore {
         operations.size() == 1
             ? describe(operations.get(0).kind())
             : "apply " + operations.size() + " operations on a bulkhead";
-    return core.apply(what, StoreCore.PERMITS, spec.name(), steps);
+    try {
+      return core.apply(what, StoreCore.PERMITS, spec.name(), steps);
+    } catch (StoreException e) {
+      lostBatches.failed(e, operations, spec.leaseMillis(), giveUp -> apply(spec, giveUp));
+      throw e;
+    }
   }
 
   private Grant one(PermitSpec spec, Operation operation) {

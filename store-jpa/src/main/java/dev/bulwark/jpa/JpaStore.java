@@ -40,6 +40,9 @@ public final class JpaStore implements BulwarkStore {
   private final Cleanup cleanup;
   private final Duration wakeUpCheckInterval;
   private final Duration reconnectInterval;
+
+  /** Batches whose commit may have gone through unseen, given up once the database answers. */
+  private final LostBatches lostBatches;
   private final AutoCloseable resources;
 
   /**
@@ -69,8 +72,9 @@ public final class JpaStore implements BulwarkStore {
     this.core = new StoreCore(transactions, dialect, names, instance, listener);
     Definitions definitions = new Definitions(core);
     Inspection inspection = new Inspection(core);
-    this.permits = new JpaPermits(core, definitions, inspection);
-    this.locks = new JpaLocks(core, inspection);
+    this.lostBatches = new LostBatches(settings.reconnectInterval());
+    this.permits = new JpaPermits(core, definitions, inspection, lostBatches);
+    this.locks = new JpaLocks(core, inspection, lostBatches);
     this.rates = new JpaRates(core, definitions);
     this.renewal = new Renewal(core);
     this.wakeUpCheckInterval = settings.wakeUpCheckInterval();
@@ -203,6 +207,11 @@ public final class JpaStore implements BulwarkStore {
     return cleanup.run();
   }
 
+  /** The batches whose commit may have gone through unseen; for tests. */
+  LostBatches lostBatches() {
+    return lostBatches;
+  }
+
   /** Transactions run again after a deadlock or serialization failure since the store opened. */
   public long conflictRetries() {
     return core.transactions().retries();
@@ -211,6 +220,7 @@ public final class JpaStore implements BulwarkStore {
   @Override
   public void close() {
     try {
+      lostBatches.close();
       cleanup.close();
       wakeUps.close();
     } finally {

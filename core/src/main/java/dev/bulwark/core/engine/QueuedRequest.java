@@ -126,8 +126,14 @@ final class QueuedRequest {
         }
       }
     } catch (InterruptedException e) {
-      if (signal.isGranted() || queue.cancel().isGranted()) {
-        queue.release();
+      try {
+        if (signal.isGranted() || queue.cancel().isGranted()) {
+          queue.release();
+        }
+      } catch (RuntimeException withdrawalFailed) {
+        // the interrupt is what the caller must see (under fail-open a store failure would let the
+        // call run); the request, no longer renewed, expires in the store within a lease
+        e.addSuppressed(withdrawalFailed);
       }
       throw e;
     }

@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -153,6 +154,44 @@ class BatchedEngineTest {
     assertThat(opened[0].local.bulkheadHolders("awaited"))
         .as("the permit is free in the store when the call returns")
         .isZero();
+  }
+
+  @Test
+  void anInterruptedWaiterWhoseWithdrawalFailsIsRejectedAndKeepsItsInterruptUnderFailOpen()
+      throws Exception {
+    start(Map.of("bulwark.failure-policy", "fail-open"));
+    BulkheadLimiter limiter = bulkhead("interrupted", 1);
+    Permit held = limiter.acquire();
+    opened[0].cancelsFail = true;
+    AtomicReference<String> outcome = new AtomicReference<>();
+    Thread waiter =
+        new Thread(
+            () -> {
+              try (Permit admitted = limiter.acquire(TimeUnit.SECONDS.toNanos(20))) {
+                outcome.set("admitted");
+              } catch (RuntimeException e) {
+                outcome.set(
+                    e.getClass().getSimpleName()
+                        + ", interrupted: "
+                        + Thread.currentThread().isInterrupted());
+              }
+            },
+            "interrupted-waiter");
+    waiter.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (engine.waiters().size() < 1) {
+      assertThat(System.nanoTime() - deadline).as("the waiter queued").isNegative();
+      Thread.sleep(5);
+    }
+    waiter.interrupt();
+    waiter.join(TimeUnit.SECONDS.toMillis(20));
+
+    assertThat(waiter.isAlive()).isFalse();
+    assertThat(outcome.get())
+        .as("neither let through by fail-open nor stripped of its interrupt")
+        .isEqualTo("BulkheadFullException, interrupted: true");
+    opened[0].cancelsFail = false;
+    held.close();
   }
 
   @Test

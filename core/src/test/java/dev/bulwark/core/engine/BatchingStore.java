@@ -15,6 +15,7 @@ import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.RateStore;
 import dev.bulwark.spi.StoreContext;
+import dev.bulwark.spi.StoreException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -44,6 +45,9 @@ final class BatchingStore implements BulwarkStore {
 
   final LocalStore local;
   private final long roundTripNanos;
+
+  /** Set by a test: a bulkhead's withdrawals fail as a store that cannot be reached. */
+  volatile boolean cancelsFail;
 
   private BatchingStore(StoreContext context, Duration roundTrip) {
     this.local = new LocalStore(context.grantListener());
@@ -101,6 +105,9 @@ final class BatchingStore implements BulwarkStore {
 
       @Override
       public Grant cancel(PermitSpec spec, long requestId) {
+        if (cancelsFail) {
+          throw new StoreException("the test's store refuses withdrawals");
+        }
         return permits.cancel(spec, requestId);
       }
 
