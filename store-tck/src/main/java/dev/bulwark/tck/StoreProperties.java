@@ -1,11 +1,13 @@
 package dev.bulwark.tck;
 
+import dev.bulwark.tck.property.TestNames;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What the stateful properties of the store SPI share (each a JUnit test running {@link
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
  * share state, else one), a fresh limit name per try (so that tries never see each other's
  * holders), and the hand-overs each JVM heard that no try has accounted for yet.
  */
+@ExtendWith(TestNames.class)
 public abstract class StoreProperties {
 
   /** A lease no run outlives: the model has no expiry. */

@@ -294,10 +294,15 @@ public final class Property {
   }
 
   /**
-   * The test method that runs the property, for the report: {@code Class#method}, the class left
-   * open when the method is inherited from an abstract suite (a store's properties).
+   * The test method that runs the property, for the report: {@code Class#method}, from {@link
+   * TestNames} when the suite registered it, else from the call stack (the class left open when the
+   * method is declared by an abstract class).
    */
   private static String caller() {
+    String registered = TestNames.current();
+    if (registered != null) {
+      return registered;
+    }
     return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
         .walk(
             frames ->
