@@ -11,6 +11,11 @@ import dev.bulwark.spi.Operation;
 import dev.bulwark.spi.Outcome;
 import dev.bulwark.tck.model.Caller;
 import dev.bulwark.tck.model.LockModel;
+import dev.bulwark.tck.property.Action;
+import dev.bulwark.tck.property.ActionChain;
+import dev.bulwark.tck.property.Gen;
+import dev.bulwark.tck.property.Property;
+import dev.bulwark.tck.property.Step;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,18 +27,7 @@ import java.util.TreeMap;
 import java.util.function.BiFunction;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.AddLifecycleHook;
-import net.jqwik.api.state.Action;
-import net.jqwik.api.state.ActionChain;
-import net.jqwik.api.state.Transformer;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@link LockStore} against {@link LockModel}: random sequences of read and write acquires (failing
@@ -57,14 +51,25 @@ public abstract class LockStoreProperties extends StoreProperties {
 
   private static final List<String> KEYS = List.of("a", "b");
 
-  @Property
-  @AddLifecycleHook(PropertyTries.class)
-  void aKeyedLockAnswersAsItsModel(@ForAll("lockRuns") ActionChain<Run> chain) {
-    chain.withInvariant("the store's holders and queues are the model's", Run::checkView).run();
+  /** Mostly one key, so that queues grow; the other shows that keys are independent. */
+  private static final Gen<String> KEY =
+      Gen.frequency(Gen.Weighted.value(5, KEYS.get(0)), Gen.Weighted.value(1, KEYS.get(1)));
+
+  private static final Gen<Boolean> MAY_QUEUE =
+      Gen.frequency(Gen.Weighted.value(3, true), Gen.Weighted.value(1, false));
+
+  @Test
+  public void aKeyedLockAnswersAsItsModel() {
+    Property.forAll(
+        tries(),
+        lockRuns(),
+        chain ->
+            chain
+                .withInvariant("the store's holders and queues are the model's", Run::checkView)
+                .run());
   }
 
-  @Provide
-  Arbitrary<ActionChain<Run>> lockRuns() {
+  Gen<ActionChain<Run>> lockRuns() {
     return ActionChain.<Run>startWith(Run::new)
         .withAction(5, new Acquire())
         .withAction(2, onCaller("poll", LockModel::waitingOrGranted, Run::poll))
@@ -72,7 +77,7 @@ public abstract class LockStoreProperties extends StoreProperties {
         .withAction(4, onCaller("release", LockModel::holders, Run::release))
         .withAction(1, onCaller("release again", (model, key) -> model.gone(), Run::release))
         .withAction(3, new Batch())
-        .withMaxTransformations(30);
+        .withMaxSteps(30);
   }
 
   /** One try: a lock name of its own, the model beside it, and the tokens seen per key. */
@@ -185,7 +190,7 @@ public abstract class LockStoreProperties extends StoreProperties {
       String before = model.toString();
       List<Grant> answers = jvms().get(jvm).locks().apply(spec, operations);
       assertThat(answers).as("answers to %s on %s", operations, before).hasSize(operations.size());
-      Statistics.label("lock batch operations sent").collect(operations.size());
+      Property.collect("lock batch operations sent", operations.size());
       List<List<HandOver>> heard = new ArrayList<>();
       Map<Caller, Long> heardToken = new HashMap<>();
       for (int j = 0; j < jvms().size(); j++) {
@@ -331,20 +336,20 @@ public abstract class LockStoreProperties extends StoreProperties {
     }
   }
 
-  private final class Acquire implements Action.Independent<Run> {
+  private final class Acquire implements Action<Run> {
     @Override
-    public Arbitrary<Transformer<Run>> transformer() {
-      return Combinators.combine(
-              Arbitraries.integers().between(0, jvms().size() - 1),
-              // mostly one key, so that queues grow; the other shows that keys are independent
-              Arbitraries.frequency(Tuple.of(5, KEYS.get(0)), Tuple.of(1, KEYS.get(1))),
-              Arbitraries.of(LockMode.class),
-              Arbitraries.frequency(Tuple.of(3, true), Tuple.of(1, false)))
-          .as(
-              (jvm, key, mode, mayQueue) ->
-                  Transformer.mutate(
-                      mode + " " + key + " in jvm" + jvm + (mayQueue ? ", may queue" : ""),
-                      r -> r.acquire(jvm, key, mode, mayQueue)));
+    public Gen<Step<Run>> steps(Run run) {
+      Gen<Integer> jvms = Gen.ints(0, jvms().size() - 1);
+      Gen<LockMode> modes = Gen.of(LockMode.class);
+      return draws -> {
+        int jvm = jvms.next(draws);
+        String key = KEY.next(draws);
+        LockMode mode = modes.next(draws);
+        boolean mayQueue = MAY_QUEUE.next(draws);
+        return Step.of(
+            mode + " " + key + " in jvm" + jvm + (mayQueue ? ", may queue" : ""),
+            r -> r.acquire(jvm, key, mode, mayQueue));
+      };
     }
   }
 
@@ -388,54 +393,49 @@ public abstract class LockStoreProperties extends StoreProperties {
   }
 
   /** A batch of 2 to 8 operations from one JVM, on the callers of that JVM. */
-  private final class Batch implements Action.Dependent<Run> {
+  private final class Batch implements Action<Run> {
     @Override
-    public Arbitrary<Transformer<Run>> transformer(Run run) {
-      return Arbitraries.integers()
-          .between(0, jvms().size() - 1)
+    public Gen<Step<Run>> steps(Run run) {
+      return Gen.ints(0, jvms().size() - 1)
           .flatMap(
               jvm ->
                   planned(run, jvm)
-                      .list()
-                      .ofMinSize(2)
-                      .ofMaxSize(8)
+                      .list(2, 8)
                       .map(
                           plan ->
-                              Transformer.mutate(
-                                  "batch in jvm" + jvm + " " + plan, r -> r.batch(jvm, plan))));
+                              Step.of("batch in jvm" + jvm + " " + plan, r -> r.batch(jvm, plan))));
     }
 
-    private Arbitrary<Planned> planned(Run run, int jvm) {
-      List<Tuple.Tuple2<Integer, Arbitrary<Planned>>> choices = new ArrayList<>();
+    private Gen<Planned> planned(Run run, int jvm) {
+      List<Gen.Weighted<Planned>> choices = new ArrayList<>();
+      Gen<LockMode> modes = Gen.of(LockMode.class);
       choices.add(
-          Tuple.of(
+          Gen.Weighted.of(
               4,
-              Combinators.combine(
-                      Arbitraries.frequency(Tuple.of(5, KEYS.get(0)), Tuple.of(1, KEYS.get(1))),
-                      Arbitraries.of(LockMode.class),
-                      Arbitraries.frequency(Tuple.of(3, true), Tuple.of(1, false)))
-                  .as(
-                      (key, mode, mayQueue) ->
-                          new Planned(PlannedKind.ACQUIRE, 0, key, mode, mayQueue))));
+              draws -> {
+                String key = KEY.next(draws);
+                LockMode mode = modes.next(draws);
+                boolean mayQueue = MAY_QUEUE.next(draws);
+                return new Planned(PlannedKind.ACQUIRE, 0, key, mode, mayQueue);
+              }));
       for (PlannedKind kind : PlannedKind.values()) {
         if (kind != PlannedKind.ACQUIRE) {
           List<Integer> ordinals = run.ordinals(jvm, kind.which);
           if (!ordinals.isEmpty()) {
             int weight = kind == PlannedKind.RELEASE_AGAIN ? 1 : 3;
             choices.add(
-                Tuple.of(
+                Gen.Weighted.of(
                     weight,
-                    Arbitraries.of(ordinals)
-                        .map(n -> new Planned(kind, n, "", LockMode.WRITE, false))));
+                    Gen.of(ordinals).map(n -> new Planned(kind, n, "", LockMode.WRITE, false))));
           }
         }
       }
-      return Arbitraries.frequencyOf(choices);
+      return Gen.frequency(choices);
     }
   }
 
   /** What a step does to one caller, on the key it asked for. */
-  private interface Step {
+  private interface OnCaller {
     void apply(Run run, String key, Caller caller);
   }
 
@@ -443,20 +443,20 @@ public abstract class LockStoreProperties extends StoreProperties {
    * A step on one of the callers that {@code which} lists for the key it asked for (while any is);
    * on replay, a step whose caller is not listed any more does nothing.
    */
-  private static Action.Dependent<Run> onCaller(
-      String name, BiFunction<LockModel, String, List<Caller>> which, Step step) {
-    return new Action.Dependent<>() {
+  private static Action<Run> onCaller(
+      String name, BiFunction<LockModel, String, List<Caller>> which, OnCaller step) {
+    return new Action<>() {
       @Override
       public boolean precondition(Run run) {
         return !run.ordinals(which).isEmpty();
       }
 
       @Override
-      public Arbitrary<Transformer<Run>> transformer(Run run) {
-        return Arbitraries.of(run.ordinals(which))
+      public Gen<Step<Run>> steps(Run run) {
+        return Gen.of(run.ordinals(which))
             .map(
                 n ->
-                    Transformer.mutate(
+                    Step.of(
                         name + " request " + n,
                         r -> {
                           if (r.ordinals(which).contains(n)) {

@@ -10,6 +10,11 @@ import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
 import dev.bulwark.tck.model.Caller;
 import dev.bulwark.tck.model.PermitModel;
+import dev.bulwark.tck.property.Action;
+import dev.bulwark.tck.property.ActionChain;
+import dev.bulwark.tck.property.Gen;
+import dev.bulwark.tck.property.Property;
+import dev.bulwark.tck.property.Step;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -17,17 +22,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.IntStream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.AddLifecycleHook;
-import net.jqwik.api.state.Action;
-import net.jqwik.api.state.ActionChain;
-import net.jqwik.api.state.Transformer;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@link PermitStore} against {@link PermitModel}: random sequences of acquire (failing fast or
@@ -47,16 +42,19 @@ import net.jqwik.api.statistics.Statistics;
  */
 public abstract class PermitStoreProperties extends StoreProperties {
 
-  @Property
-  @AddLifecycleHook(PropertyTries.class)
-  void aBulkheadAnswersAsItsModel(@ForAll("bulkheadRuns") ActionChain<Run> chain) {
-    chain.withInvariant("the store's holders and queue are the model's", Run::checkView).run();
+  @Test
+  public void aBulkheadAnswersAsItsModel() {
+    Property.forAll(
+        tries(),
+        bulkheadRuns(),
+        chain ->
+            chain
+                .withInvariant("the store's holders and queue are the model's", Run::checkView)
+                .run());
   }
 
-  @Provide
-  Arbitrary<ActionChain<Run>> bulkheadRuns() {
-    return Arbitraries.integers()
-        .between(1, 3)
+  Gen<ActionChain<Run>> bulkheadRuns() {
+    return Gen.ints(1, 3)
         .flatMap(
             limit ->
                 ActionChain.<Run>startWith(() -> new Run(limit))
@@ -66,7 +64,7 @@ public abstract class PermitStoreProperties extends StoreProperties {
                     .withAction(4, onCaller("release", PermitModel::holders, Run::release))
                     .withAction(1, onCaller("release again", PermitModel::gone, Run::release))
                     .withAction(3, new Batch())
-                    .withMaxTransformations(30));
+                    .withMaxSteps(30));
   }
 
   /** One try: a bulkhead of its own, the model beside it, and its callers in order. */
@@ -153,7 +151,7 @@ public abstract class PermitStoreProperties extends StoreProperties {
       String before = model.toString();
       List<Grant> answers = jvms().get(jvm).permits().apply(spec, operations);
       assertThat(answers).as("answers to %s on %s", operations, before).hasSize(operations.size());
-      Statistics.label("bulkhead batch operations sent").collect(operations.size());
+      Property.collect("bulkhead batch operations sent", operations.size());
       List<Caller> handedOver = new ArrayList<>();
       for (int i = 0; i < operations.size(); i++) {
         Operation operation = operations.get(i);
@@ -216,17 +214,16 @@ public abstract class PermitStoreProperties extends StoreProperties {
     }
   }
 
-  private final class Acquire implements Action.Independent<Run> {
+  private final class Acquire implements Action<Run> {
     @Override
-    public Arbitrary<Transformer<Run>> transformer() {
-      return Arbitraries.integers()
-          .between(0, jvms().size() - 1)
+    public Gen<Step<Run>> steps(Run run) {
+      return Gen.ints(0, jvms().size() - 1)
           .flatMap(
               jvm ->
-                  Arbitraries.of(true, false)
+                  Gen.of(true, false)
                       .map(
                           mayQueue ->
-                              Transformer.mutate(
+                              Step.of(
                                   "acquire in jvm" + jvm + (mayQueue ? ", may queue" : ""),
                                   r -> r.acquire(jvm, mayQueue))));
     }
@@ -272,46 +269,41 @@ public abstract class PermitStoreProperties extends StoreProperties {
   }
 
   /** A batch of 2 to 8 operations from one JVM, on the callers of that JVM. */
-  private final class Batch implements Action.Dependent<Run> {
+  private final class Batch implements Action<Run> {
     @Override
-    public Arbitrary<Transformer<Run>> transformer(Run run) {
-      return Arbitraries.integers()
-          .between(0, jvms().size() - 1)
+    public Gen<Step<Run>> steps(Run run) {
+      return Gen.ints(0, jvms().size() - 1)
           .flatMap(
               jvm ->
                   planned(run, jvm)
-                      .list()
-                      .ofMinSize(2)
-                      .ofMaxSize(8)
+                      .list(2, 8)
                       .map(
                           plan ->
-                              Transformer.mutate(
-                                  "batch in jvm" + jvm + " " + plan, r -> r.batch(jvm, plan))));
+                              Step.of("batch in jvm" + jvm + " " + plan, r -> r.batch(jvm, plan))));
     }
 
-    private Arbitrary<Planned> planned(Run run, int jvm) {
-      List<Tuple.Tuple2<Integer, Arbitrary<Planned>>> choices = new ArrayList<>();
+    private Gen<Planned> planned(Run run, int jvm) {
+      List<Gen.Weighted<Planned>> choices = new ArrayList<>();
       choices.add(
-          Tuple.of(
+          Gen.Weighted.of(
               4,
-              Arbitraries.of(true, false)
-                  .map(mayQueue -> new Planned(PlannedKind.ACQUIRE, 0, mayQueue))));
+              Gen.of(true, false).map(mayQueue -> new Planned(PlannedKind.ACQUIRE, 0, mayQueue))));
       for (PlannedKind kind : PlannedKind.values()) {
         if (kind != PlannedKind.ACQUIRE) {
           List<Integer> ordinals = run.ordinals(jvm, kind.which);
           if (!ordinals.isEmpty()) {
             int weight = kind == PlannedKind.RELEASE_AGAIN ? 1 : 3;
             choices.add(
-                Tuple.of(weight, Arbitraries.of(ordinals).map(n -> new Planned(kind, n, false))));
+                Gen.Weighted.of(weight, Gen.of(ordinals).map(n -> new Planned(kind, n, false))));
           }
         }
       }
-      return Arbitraries.frequencyOf(choices);
+      return Gen.frequency(choices);
     }
   }
 
   /** What a step does to one caller. */
-  private interface Step {
+  private interface OnCaller {
     void apply(Run run, Caller caller);
   }
 
@@ -319,20 +311,20 @@ public abstract class PermitStoreProperties extends StoreProperties {
    * A step on one of the callers that {@code which} lists (while any is); on replay, a step whose
    * caller is not listed any more does nothing.
    */
-  private static Action.Dependent<Run> onCaller(
-      String name, Function<PermitModel, List<Caller>> which, Step step) {
-    return new Action.Dependent<>() {
+  private static Action<Run> onCaller(
+      String name, Function<PermitModel, List<Caller>> which, OnCaller step) {
+    return new Action<>() {
       @Override
       public boolean precondition(Run run) {
         return !which.apply(run.model).isEmpty();
       }
 
       @Override
-      public Arbitrary<Transformer<Run>> transformer(Run run) {
-        return Arbitraries.of(run.ordinals(which))
+      public Gen<Step<Run>> steps(Run run) {
+        return Gen.of(run.ordinals(which))
             .map(
                 n ->
-                    Transformer.mutate(
+                    Step.of(
                         name + " request " + n,
                         r -> {
                           if (r.ordinals(which).contains(n)) {

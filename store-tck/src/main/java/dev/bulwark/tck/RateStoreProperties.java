@@ -7,21 +7,16 @@ import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.tck.model.RateModel;
 import dev.bulwark.tck.model.TimeSpan;
+import dev.bulwark.tck.property.Action;
+import dev.bulwark.tck.property.ActionChain;
+import dev.bulwark.tck.property.Gen;
+import dev.bulwark.tck.property.Property;
+import dev.bulwark.tck.property.Step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AddLifecycleHook;
-import net.jqwik.api.state.Action;
-import net.jqwik.api.state.ActionChain;
-import net.jqwik.api.state.Transformer;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@link dev.bulwark.spi.RateStore} against {@link RateModel}: random sequences of reservations
@@ -75,18 +70,14 @@ public abstract class RateStoreProperties extends StoreProperties {
     return List.of(20L, 50L);
   }
 
-  @Property
-  @AddLifecycleHook(PropertyTries.class)
-  void aRateLimitAnswersAsItsModel(@ForAll("rateRuns") ActionChain<Run> chain) {
-    chain.run();
+  @Test
+  public void aRateLimitAnswersAsItsModel() {
+    Property.forAll(tries(), rateRuns(), ActionChain::run);
   }
 
-  @Provide
-  Arbitrary<ActionChain<Run>> rateRuns() {
+  Gen<ActionChain<Run>> rateRuns() {
     return plan(intervalsMillis())
-        .list()
-        .ofMinSize(1)
-        .ofMaxSize(3)
+        .list(1, 3)
         .flatMap(
             plans ->
                 ActionChain.<Run>startWith(() -> new Run(plans))
@@ -96,7 +87,7 @@ public abstract class RateStoreProperties extends StoreProperties {
                     .withAction(2, pause())
                     .withAction(1, retryAfterHint(plans.size()))
                     .withAction(1, redefine(plans.size(), intervalsMillis()))
-                    .withMaxTransformations(25));
+                    .withMaxSteps(25));
   }
 
   /** A limit's first definition: its type, permits and the interval between permits. */
@@ -107,12 +98,11 @@ public abstract class RateStoreProperties extends StoreProperties {
     }
   }
 
-  private static Arbitrary<Plan> plan(List<Long> intervalsMillis) {
-    return Combinators.combine(
-            Arbitraries.of(RateLimitType.class),
-            Arbitraries.integers().between(1, 4),
-            Arbitraries.of(intervalsMillis))
-        .as(Plan::new);
+  private static Gen<Plan> plan(List<Long> intervalsMillis) {
+    Gen<RateLimitType> types = Gen.of(RateLimitType.class);
+    Gen<Integer> permits = Gen.ints(1, 4);
+    Gen<Long> intervals = Gen.of(intervalsMillis);
+    return draws -> new Plan(types.next(draws), permits.next(draws), intervals.next(draws));
   }
 
   /** One try: its limits, each with its model, and the clock's origin for readable messages. */
@@ -149,12 +139,12 @@ public abstract class RateStoreProperties extends StoreProperties {
               decision, limit, maxWaitNanos, call, before)
           .isEmpty();
       // how exactly the store's instant was known: the model checks to within this span
-      Statistics.label("clock span, ms (rounded down to 5)").collect((end - start) / MS / 5 * 5);
+      Property.collect("clock span, ms (rounded down to 5)", (end - start) / MS / 5 * 5);
       hints.set(limit, decision.granted() ? null : decision.delayNanos());
-      Statistics.label("answers")
-          .collect(
-              model.spec().type(),
-              decision.granted() ? (decision.delayNanos() == 0 ? "now" : "later") : "rejected");
+      Property.collect(
+          "answers",
+          model.spec().type(),
+          decision.granted() ? (decision.delayNanos() == 0 ? "now" : "later") : "rejected");
     }
 
     /** Sends one reservation per element of {@code maxWaitsMs} from JVM {@code jvm} as a batch. */
@@ -179,7 +169,7 @@ public abstract class RateStoreProperties extends StoreProperties {
             .isEmpty();
         hints.set(limit, decision.granted() ? null : decision.delayNanos());
       }
-      Statistics.label("batch reservations sent").collect(maxWaits.length);
+      Property.collect("batch reservations sent", maxWaits.length);
     }
 
     /** Waits as long as the limit's last rejection said, then asks for a permit now. */
@@ -215,115 +205,123 @@ public abstract class RateStoreProperties extends StoreProperties {
     }
   }
 
-  private Action.Independent<Run> reserve(int limits) {
-    return () ->
-        Combinators.combine(limitIndex(limits), jvmIndex(), Arbitraries.of(MAX_WAITS_MS))
-            .as(
-                (limit, jvm, maxWaitMs) ->
-                    Transformer.mutate(
-                        "reserve on limit "
-                            + limit
-                            + " in jvm"
-                            + jvm
-                            + ", max wait "
-                            + maxWaitMs
-                            + " ms",
-                        r -> r.reserve(limit, jvm, maxWaitMs * MS)));
+  private Action<Run> reserve(int limits) {
+    Gen<Integer> limitIndex = limitIndex(limits);
+    Gen<Integer> jvmIndex = jvmIndex();
+    Gen<Long> maxWaits = Gen.of(MAX_WAITS_MS);
+    return Action.independent(
+        draws -> {
+          int limit = limitIndex.next(draws);
+          int jvm = jvmIndex.next(draws);
+          long maxWaitMs = maxWaits.next(draws);
+          return Step.of(
+              "reserve on limit " + limit + " in jvm" + jvm + ", max wait " + maxWaitMs + " ms",
+              r -> r.reserve(limit, jvm, maxWaitMs * MS));
+        });
   }
 
   /**
    * Several reservations back to back: the SPI takes one permit a call, so this is how a caller's
    * burst of n permits reaches it (and how a store whose calls are slow still meets a full limit).
    */
-  private Action.Independent<Run> burst(int limits) {
-    return () ->
-        Combinators.combine(
-                limitIndex(limits),
-                jvmIndex(),
-                Arbitraries.integers().between(2, 5),
-                Arbitraries.of(MAX_WAITS_MS))
-            .as(
-                (limit, jvm, count, maxWaitMs) ->
-                    Transformer.mutate(
-                        count
-                            + " reservations on limit "
-                            + limit
-                            + " in jvm"
-                            + jvm
-                            + ", max wait "
-                            + maxWaitMs
-                            + " ms",
-                        r -> {
-                          for (int i = 0; i < count; i++) {
-                            r.reserve(limit, jvm, maxWaitMs * MS);
-                          }
-                        }));
+  private Action<Run> burst(int limits) {
+    Gen<Integer> limitIndex = limitIndex(limits);
+    Gen<Integer> jvmIndex = jvmIndex();
+    Gen<Integer> counts = Gen.ints(2, 5);
+    Gen<Long> maxWaits = Gen.of(MAX_WAITS_MS);
+    return Action.independent(
+        draws -> {
+          int limit = limitIndex.next(draws);
+          int jvm = jvmIndex.next(draws);
+          int count = counts.next(draws);
+          long maxWaitMs = maxWaits.next(draws);
+          return Step.of(
+              count
+                  + " reservations on limit "
+                  + limit
+                  + " in jvm"
+                  + jvm
+                  + ", max wait "
+                  + maxWaitMs
+                  + " ms",
+              r -> {
+                for (int i = 0; i < count; i++) {
+                  r.reserve(limit, jvm, maxWaitMs * MS);
+                }
+              });
+        });
   }
 
   /** Reservations with maximum waits of their own, as one batch of a JVM. */
-  private Action.Independent<Run> batch(int limits) {
-    return () ->
-        Combinators.combine(
-                limitIndex(limits),
-                jvmIndex(),
-                Arbitraries.of(MAX_WAITS_MS).list().ofMinSize(2).ofMaxSize(8))
-            .as(
-                (limit, jvm, maxWaitsMs) ->
-                    Transformer.mutate(
-                        "batch of reservations on limit "
-                            + limit
-                            + " in jvm"
-                            + jvm
-                            + ", max waits "
-                            + maxWaitsMs
-                            + " ms",
-                        r -> r.reserveEach(limit, jvm, maxWaitsMs)));
+  private Action<Run> batch(int limits) {
+    Gen<Integer> limitIndex = limitIndex(limits);
+    Gen<Integer> jvmIndex = jvmIndex();
+    Gen<List<Long>> maxWaitLists = Gen.of(MAX_WAITS_MS).list(2, 8);
+    return Action.independent(
+        draws -> {
+          int limit = limitIndex.next(draws);
+          int jvm = jvmIndex.next(draws);
+          List<Long> maxWaitsMs = maxWaitLists.next(draws);
+          return Step.of(
+              "batch of reservations on limit "
+                  + limit
+                  + " in jvm"
+                  + jvm
+                  + ", max waits "
+                  + maxWaitsMs
+                  + " ms",
+              r -> r.reserveEach(limit, jvm, maxWaitsMs));
+        });
   }
 
-  private static Action.Independent<Run> pause() {
-    return () ->
-        Arbitraries.of(PAUSES_MS)
+  private static Action<Run> pause() {
+    return Action.independent(
+        Gen.of(PAUSES_MS)
             .map(
                 ms ->
-                    Transformer.mutate(
-                        "pause " + ms + " ms", r -> sleep(TimeUnit.MILLISECONDS.toNanos(ms))));
+                    Step.of("pause " + ms + " ms", r -> sleep(TimeUnit.MILLISECONDS.toNanos(ms)))));
   }
 
-  private Action.Independent<Run> retryAfterHint(int limits) {
-    return () ->
-        Combinators.combine(limitIndex(limits), jvmIndex())
-            .as(
-                (limit, jvm) ->
-                    Transformer.mutate(
-                        "retry on limit " + limit + " in jvm" + jvm + " after its last hint",
-                        r -> r.retryAfterHint(limit, jvm)));
+  private Action<Run> retryAfterHint(int limits) {
+    Gen<Integer> limitIndex = limitIndex(limits);
+    Gen<Integer> jvmIndex = jvmIndex();
+    return Action.independent(
+        draws -> {
+          int limit = limitIndex.next(draws);
+          int jvm = jvmIndex.next(draws);
+          return Step.of(
+              "retry on limit " + limit + " in jvm" + jvm + " after its last hint",
+              r -> r.retryAfterHint(limit, jvm));
+        });
   }
 
-  private static Action.Independent<Run> redefine(int limits, List<Long> intervalsMillis) {
-    return () ->
-        Combinators.combine(
-                limitIndex(limits),
-                Arbitraries.integers().between(1, 4),
-                Arbitraries.of(intervalsMillis))
-            .as(
-                (limit, permits, intervalMs) ->
-                    Transformer.mutate(
-                        "redefine limit "
-                            + limit
-                            + " with "
-                            + permits
-                            + " permits, "
-                            + intervalMs
-                            + " ms apart",
-                        r -> r.redefine(limit, permits, intervalMs)));
+  private static Action<Run> redefine(int limits, List<Long> intervalsMillis) {
+    Gen<Integer> limitIndex = limitIndex(limits);
+    Gen<Integer> permitCounts = Gen.ints(1, 4);
+    Gen<Long> intervals = Gen.of(intervalsMillis);
+    return Action.independent(
+        draws -> {
+          int limit = limitIndex.next(draws);
+          int permits = permitCounts.next(draws);
+          long intervalMs = intervals.next(draws);
+          return Step.of(
+              "redefine limit "
+                  + limit
+                  + " with "
+                  + permits
+                  + " permits, "
+                  + intervalMs
+                  + " ms apart",
+              r -> r.redefine(limit, permits, intervalMs));
+        });
   }
 
-  private static Arbitrary<Integer> limitIndex(int limits) {
-    return Arbitraries.integers().between(0, limits - 1);
+  private static Gen<Integer> limitIndex(int limits) {
+    return Gen.ints(0, limits - 1);
   }
 
-  private Arbitrary<Integer> jvmIndex() {
-    return Arbitraries.integers().between(0, jvms().size() - 1);
+  private Gen<Integer> jvmIndex() {
+    return Gen.ints(0, jvms().size() - 1);
   }
 
   static void sleep(long nanos) {

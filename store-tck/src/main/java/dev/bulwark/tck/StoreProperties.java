@@ -1,18 +1,22 @@
 package dev.bulwark.tck;
 
+import dev.bulwark.tck.property.TestNames;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import net.jqwik.api.lifecycle.AfterProperty;
-import net.jqwik.api.lifecycle.BeforeProperty;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * What the stateful properties of the store SPI share: one {@link StoreFixture} per property, the
- * simulated JVMs it opens (two when the store's JVMs share state, else one), a fresh limit name per
- * try (so that tries never see each other's holders), and the hand-overs each JVM heard that no try
- * has accounted for yet.
+ * What the stateful properties of the store SPI share (each a JUnit test running {@link
+ * dev.bulwark.tck.property.Property#forAll} over an {@link dev.bulwark.tck.property.ActionChain}):
+ * one {@link StoreFixture} per property, the simulated JVMs it opens (two when the store's JVMs
+ * share state, else one), a fresh limit name per try (so that tries never see each other's
+ * holders), and the hand-overs each JVM heard that no try has accounted for yet.
  */
+@ExtendWith(TestNames.class)
 public abstract class StoreProperties {
 
   /** A lease no run outlives: the model has no expiry. */
@@ -28,14 +32,15 @@ public abstract class StoreProperties {
   protected abstract StoreFixture createFixture();
 
   /**
-   * How many tries each property runs on this store, before {@link PropertyTries#SCALE}: keep a
-   * property on a real server within a few seconds.
+   * How many tries each property runs on this store, before {@link
+   * dev.bulwark.tck.property.Property#SCALE}: keep a property on a real server within a few
+   * seconds.
    */
   protected int tries() {
     return 100;
   }
 
-  @BeforeProperty
+  @BeforeEach
   final void openFixture() {
     fixture = createFixture();
     jvms.add(fixture.openJvm());
@@ -45,7 +50,7 @@ public abstract class StoreProperties {
     jvms.forEach(jvm -> handOversSeen.add(0));
   }
 
-  @AfterProperty
+  @AfterEach
   final void closeFixture() {
     if (fixture != null) {
       fixture.close();

@@ -5,17 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bulwark.RateLimitType;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
-import dev.bulwark.tck.PropertyTries;
+import dev.bulwark.tck.property.Gen;
+import dev.bulwark.tck.property.Property;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.AddLifecycleHook;
+import org.junit.jupiter.api.Test;
 
 /**
  * The rate arithmetic of every type against what must hold for any definition and any calls on a
@@ -23,7 +17,6 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  * its length; a rejection's retry-after is exact; a state read back from its persisted form is the
  * same state; {@link RateState#available} agrees with {@link RateState#reserve}.
  */
-@AddLifecycleHook(PropertyTries.class)
 class RateArithmeticPropertiesTest {
 
   /** Far from the epoch, as a store's clock is; fixed windows align to the epoch. */
@@ -62,45 +55,46 @@ class RateArithmeticPropertiesTest {
   /** One reservation as it happened. */
   record Taken(long now, long maxWait, RateDecision decision, RateState before, RateState after) {}
 
-  @Provide
-  Arbitrary<RateSpec> specs() {
-    return Combinators.combine(
-            Arbitraries.of(RateLimitType.class),
-            Arbitraries.integers().between(1, 20),
-            // from a microsecond to ten seconds, mostly not a multiple of the permits
-            Arbitraries.longs().between(1_000, 10_000_000_000L))
-        .as((type, permits, window) -> new RateSpec("prop", type, permits, window));
+  static Gen<RateSpec> specs() {
+    Gen<RateLimitType> types = Gen.of(RateLimitType.class);
+    Gen<Integer> permitCounts = Gen.ints(1, 20);
+    // from a microsecond to ten seconds, mostly not a multiple of the permits
+    Gen<Long> windows = Gen.longs(1_000, 10_000_000_000L);
+    return draws ->
+        new RateSpec("prop", types.next(draws), permitCounts.next(draws), windows.next(draws));
   }
 
-  @Provide
-  Arbitrary<Scenario> scenarios() {
+  static Gen<Scenario> scenarios() {
     return specs()
         .flatMap(
-            spec ->
-                Combinators.combine(
-                        Arbitraries.longs().between(0, spec.windowNanos() * 3),
-                        calls(spec).list().ofMaxSize(60))
-                    .as((offset, calls) -> new Scenario(spec, START + offset, calls)));
+            spec -> {
+              Gen<Long> offsets = Gen.longs(0, spec.windowNanos() * 3);
+              Gen<List<Call>> callLists = calls(spec).list(0, 60);
+              return draws ->
+                  new Scenario(spec, START + offsets.next(draws), callLists.next(draws));
+            });
   }
 
   /** Gaps from none to two windows, often zero or tiny; waits from none to two windows. */
-  private static Arbitrary<Call> calls(RateSpec spec) {
+  private static Gen<Call> calls(RateSpec spec) {
     long window = spec.windowNanos();
-    Arbitrary<Long> gaps =
-        Arbitraries.frequencyOf(
-            Tuple.of(3, Arbitraries.just(0L)),
-            Tuple.of(3, Arbitraries.longs().between(0, Math.max(1, window / spec.permits()))),
-            Tuple.of(2, Arbitraries.longs().between(0, 2 * window)));
-    Arbitrary<Long> waits =
-        Arbitraries.frequencyOf(
-            Tuple.of(3, Arbitraries.just(0L)),
-            Tuple.of(2, Arbitraries.longs().between(0, 2 * window)));
-    return Combinators.combine(gaps, waits).as(Call::new);
+    Gen<Long> gaps =
+        Gen.frequency(
+            Gen.Weighted.value(3, 0L),
+            Gen.Weighted.of(3, Gen.longs(0, Math.max(1, window / spec.permits()))),
+            Gen.Weighted.of(2, Gen.longs(0, 2 * window)));
+    Gen<Long> waits =
+        Gen.frequency(Gen.Weighted.value(3, 0L), Gen.Weighted.of(2, Gen.longs(0, 2 * window)));
+    return draws -> new Call(gaps.next(draws), waits.next(draws));
   }
 
-  @Property(tries = 300)
-  void grantsInAnyIntervalNeverExceedTheBurstPlusTheRateTimesItsLength(
-      @ForAll("scenarios") Scenario scenario) {
+  @Test
+  void grantsInAnyIntervalNeverExceedTheBurstPlusTheRateTimesItsLength() {
+    Property.forAll(
+        300, scenarios(), RateArithmeticPropertiesTest::grantsNeverExceedTheBurstPlusTheRate);
+  }
+
+  private static void grantsNeverExceedTheBurstPlusTheRate(Scenario scenario) {
     RateSpec spec = scenario.spec();
     List<Long> slots = new ArrayList<>();
     for (Taken taken : scenario.run()) {
@@ -149,9 +143,16 @@ class RateArithmeticPropertiesTest {
     };
   }
 
-  @Property(tries = 300)
-  void smoothSlotsAfterTheBurstAreExactMultiplesOfTheIntervalRoundedUp(
-      @ForAll("specs") RateSpec anySpec, @ForAll("offsets") long offset) {
+  @Test
+  void smoothSlotsAfterTheBurstAreExactMultiplesOfTheIntervalRoundedUp() {
+    Property.forAll(
+        300,
+        specs(),
+        Gen.longs(0, 100_000_000_000L),
+        RateArithmeticPropertiesTest::smoothSlotsAreExactMultiples);
+  }
+
+  private static void smoothSlotsAreExactMultiples(RateSpec anySpec, long offset) {
     RateSpec spec =
         new RateSpec("prop", RateLimitType.SMOOTH, anySpec.permits(), anySpec.windowNanos());
     long now = START + offset;
@@ -168,14 +169,12 @@ class RateArithmeticPropertiesTest {
     }
   }
 
-  @Provide
-  Arbitrary<Long> offsets() {
-    return Arbitraries.longs().between(0, 100_000_000_000L);
+  @Test
+  void aRejectionsRetryAfterIsExact() {
+    Property.forAll(300, scenarios(), gapsAfter(), RateArithmeticPropertiesTest::retryAfterIsExact);
   }
 
-  @Property(tries = 300)
-  void aRejectionsRetryAfterIsExact(
-      @ForAll("scenarios") Scenario scenario, @ForAll("gapsAfter") long gap) {
+  private static void retryAfterIsExact(Scenario scenario, long gap) {
     RateSpec spec = scenario.spec();
     RateState state = scenario.finalState();
     long now = scenario.end() + gap;
@@ -200,15 +199,17 @@ class RateArithmeticPropertiesTest {
         .isEqualTo(RateDecision.rejected(retryAfter));
   }
 
-  @Provide
-  Arbitrary<Long> gapsAfter() {
-    return Arbitraries.frequencyOf(
-        Tuple.of(3, Arbitraries.just(0L)), Tuple.of(1, Arbitraries.longs().between(0, 1_000_000)));
+  static Gen<Long> gapsAfter() {
+    return Gen.frequency(Gen.Weighted.value(3, 0L), Gen.Weighted.of(1, Gen.longs(0, 1_000_000)));
   }
 
-  @Property(tries = 300)
-  void aStateReadBackFromItsLongsIsTheSameStateAndDecidesAlike(
-      @ForAll("scenarios") Scenario scenario, @ForAll("scenarios") Scenario next) {
+  @Test
+  void aStateReadBackFromItsLongsIsTheSameStateAndDecidesAlike() {
+    Property.forAll(
+        300, scenarios(), scenarios(), RateArithmeticPropertiesTest::readBackDecidesAlike);
+  }
+
+  private static void readBackDecidesAlike(Scenario scenario, Scenario next) {
     RateSpec spec = scenario.spec();
     RateState state = scenario.finalState();
     RateState restored = RateState.fromLongs(spec.type(), state.toLongs());
@@ -229,9 +230,13 @@ class RateArithmeticPropertiesTest {
     }
   }
 
-  @Property(tries = 300)
-  void availableIsHowManyReservationsInARowAreGrantedWithoutWaiting(
-      @ForAll("scenarios") Scenario scenario, @ForAll("gapsAfter") long gap) {
+  @Test
+  void availableIsHowManyReservationsInARowAreGrantedWithoutWaiting() {
+    Property.forAll(
+        300, scenarios(), gapsAfter(), RateArithmeticPropertiesTest::availableIsWhatIsGranted);
+  }
+
+  private static void availableIsWhatIsGranted(Scenario scenario, long gap) {
     RateSpec spec = scenario.spec();
     RateState state = scenario.finalState();
     long now = scenario.end() + gap;
