@@ -97,6 +97,18 @@ final class SampleProcess implements AutoCloseable {
     Assertions.fail("The sample did not answer within " + START + ":\n" + log());
   }
 
+  /**
+   * Stops the sample as a user or an orchestrator does, with SIGTERM, and returns its whole console
+   * output once it has ended.
+   */
+  String stop() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      Assertions.fail("The sample did not stop within 60 s of SIGTERM:\n" + log());
+    }
+    return log();
+  }
+
   @Override
   public void close() throws IOException {
     process.destroy();

@@ -8,8 +8,10 @@ import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.BuildSteps;
 import io.quarkus.deployment.builditem.DevServicesResultBuildItem;
 import io.quarkus.deployment.builditem.DockerStatusBuildItem;
+import io.quarkus.deployment.builditem.LaunchModeBuildItem;
 import io.quarkus.deployment.builditem.StaticInitConfigBuilderBuildItem;
 import io.quarkus.deployment.dev.devservices.DevServicesConfig;
+import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -47,6 +49,7 @@ public class BulwarkDevServicesProcessor {
   void redis(
       Capabilities capabilities,
       DockerStatusBuildItem containerRuntime,
+      LaunchModeBuildItem launchMode,
       BuildProducer<DevServicesResultBuildItem> services,
       BuildProducer<StaticInitConfigBuilderBuildItem> staticInitConfig) {
     Config config = ConfigProvider.getConfig();
@@ -63,10 +66,15 @@ public class BulwarkDevServicesProcessor {
     String redisServer = ExecutableOnPath.find("redis-server").map(Path::toString).orElse(null);
     // asking the container runtime can take a while: only when its answer matters
     boolean containers =
-        (redisClient || redisServer == null) && containerRuntime.isContainerRuntimeAvailable();
+        (redisClient || redisServer == null) && ContainerRuntimeQuestion.ask(containerRuntime);
     RedisSources sources = new RedisSources(redisClient && containers, redisServer, containers);
     if (!sources.any()) {
       throw new ConfigurationException(DevServicesMessages.nothingToStart(), Set.of(URL_KEY));
+    }
+    if (launchMode.getLaunchMode() == LaunchMode.DEVELOPMENT) {
+      // Quarkus' Dev Services console will ask about containers for this service too: answered
+      // here first without Testcontainers' ERROR (see ContainerRuntimeQuestion)
+      ContainerRuntimeQuestion.ask(containerRuntime);
     }
     DevServicesResultBuildItem.OwnedServiceBuilder<BulwarkRedis> service =
         DevServicesResultBuildItem.owned()
