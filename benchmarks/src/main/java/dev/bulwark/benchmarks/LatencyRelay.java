@@ -13,10 +13,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A TCP relay on the loopback that holds every chunk it forwards, in each direction, for a set time:
- * a server that is a real round trip away (production Redis is another host, 0.2 to 1 ms off),
- * where the kernel here has no {@code netem}. Each direction of each connection keeps its bytes in
- * order; a chunk read while another is held is held for its own full delay, not queued behind.
+ * A TCP relay on the loopback that holds every chunk it forwards, in each direction, for a set
+ * time: a server that is a real round trip away (production Redis is another host, 0.2 to 1 ms
+ * off), where the kernel here has no {@code netem}. Each direction of each connection keeps its
+ * bytes in order; a chunk read while another is held is held for its own full delay, not queued
+ * behind.
  *
  * <pre>
  * java -cp benchmarks.jar dev.bulwark.benchmarks.LatencyRelay 127.0.0.1:6379 16379 450us

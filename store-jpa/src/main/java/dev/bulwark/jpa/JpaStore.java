@@ -43,6 +43,7 @@ public final class JpaStore implements BulwarkStore {
 
   /** Batches whose commit may have gone through unseen, given up once the database answers. */
   private final LostBatches lostBatches;
+
   private final AutoCloseable resources;
 
   /**

@@ -64,8 +64,7 @@ final class LostBatches implements AutoCloseable {
       return;
     }
     lost.add(
-        new Lost(
-            giveUp, apply, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis)));
+        new Lost(giveUp, apply, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis)));
     startRetrying();
   }
 
@@ -99,7 +98,8 @@ final class LostBatches implements AutoCloseable {
         batch.apply().accept(batch.giveUp());
         lost.remove(batch);
       } catch (RuntimeException stillDown) {
-        LOG.log(Level.FINE, "Bulwark: a lost batch is given up once the database answers", stillDown);
+        LOG.log(
+            Level.FINE, "Bulwark: a lost batch is given up once the database answers", stillDown);
         return; // the next interval tries again
       }
     }

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A batch whose transaction committed on PostgreSQL but whose answer was lost with its connection:
  * its callers were told the store failed, so its grants are held by nobody. The store gives up the
- * batch's acquires (and hands their permits on) once the database answers again, instead of
- * leaving them held for a lease; a failure the database answered gives nothing up.
+ * batch's acquires (and hands their permits on) once the database answers again, instead of leaving
+ * them held for a lease; a failure the database answered gives nothing up.
  */
 @Timeout(60)
 class LostCommitTest {
@@ -50,7 +50,9 @@ class LostCommitTest {
         // the batch committed: requests 1 and 2 hold both permits, request 3 is queued
         List<Operation> batch =
             List.of(
-                Operation.acquire(1, false), Operation.acquire(2, false), Operation.acquire(3, true));
+                Operation.acquire(1, false),
+                Operation.acquire(2, false),
+                Operation.acquire(3, true));
         assertThat(store.permits().apply(spec, batch))
             .extracting(Grant::isGranted)
             .containsExactly(true, true, false);

@@ -55,7 +55,8 @@ class LivenessOnRedisTest {
   }
 
   /** One call as it happened. */
-  private record Call(String limit, long waitNanos, long startNanos, long endNanos, String outcome) {
+  private record Call(
+      String limit, long waitNanos, long startNanos, long endNanos, String outcome) {
     long overNanos() {
       return endNanos - startNanos - waitNanos;
     }
@@ -63,8 +64,8 @@ class LivenessOnRedisTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"awaited", "posted"})
-  void everyCallEndsInTimeFlushAndCloseReturnUnderEveryKindOfCaller(
-      String release, TestRedis test) throws Exception {
+  void everyCallEndsInTimeFlushAndCloseReturnUnderEveryKindOfCaller(String release, TestRedis test)
+      throws Exception {
     Map<String, String> config = new HashMap<>();
     config.put("bulwark.store", "redis");
     config.put("bulwark.redis.url", test.url());
@@ -137,7 +138,9 @@ class LivenessOnRedisTest {
                                         waitNanos,
                                         start,
                                         System.nanoTime(),
-                                        failure == null ? "granted" : failure.getClass().getName()));
+                                        failure == null
+                                            ? "granted"
+                                            : failure.getClass().getName()));
                                 return value;
                               });
                   synchronized (asyncCalls) {
@@ -190,7 +193,10 @@ class LivenessOnRedisTest {
   }
 
   private static void callSynchronously(
-      BulwarkEngine engine, Random random, AtomicBoolean running, ConcurrentLinkedQueue<Call> calls) {
+      BulwarkEngine engine,
+      Random random,
+      AtomicBoolean running,
+      ConcurrentLinkedQueue<Call> calls) {
     LockHandle accounts = engine.programmatic().lock("accounts");
     RateLimiterHandle smooth = engine.programmatic().rateLimiter("smooth");
     RateLimiterHandle fixed = engine.programmatic().rateLimiter("fixed");

@@ -48,9 +48,13 @@ class SequentialCallersAcrossEnginesTest {
     return BulwarkEngine.start(
         ConfigLookup.of(
             Map.of(
-                "bulwark.store", "redis",
-                "bulwark.redis.url", test.url(),
-                "bulwark.redis.key-prefix", test.prefix(),
-                "bulwark.bulkhead.single.value", "1")));
+                "bulwark.store",
+                "redis",
+                "bulwark.redis.url",
+                test.url(),
+                "bulwark.redis.key-prefix",
+                test.prefix(),
+                "bulwark.bulkhead.single.value",
+                "1")));
   }
 }

@@ -3,13 +3,13 @@ package dev.bulwark.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bulwark.BulkheadHandle;
+import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.event.BulwarkEvent;
+import dev.bulwark.event.BulwarkListener;
 import dev.bulwark.event.LeaseExpiredAtRelease;
 import dev.bulwark.event.LeaseLost;
-import dev.bulwark.BulkheadSnapshot;
-import dev.bulwark.event.BulwarkListener;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.BulwarkStoreProvider;
 import dev.bulwark.spi.Grant;
@@ -47,11 +47,16 @@ class SlowReleaseTest {
         BulwarkEngine.builder(
                 ConfigLookup.of(
                     Map.of(
-                        "bulwark.store", SlowReleases.ID,
-                        "bulwark.redis.url", test.url(),
-                        "bulwark.redis.key-prefix", test.prefix(),
-                        "bulwark.bulkhead.slow.value", "1",
-                        "bulwark.bulkhead.slow.lease", LEASE_MILLIS + "ms")))
+                        "bulwark.store",
+                        SlowReleases.ID,
+                        "bulwark.redis.url",
+                        test.url(),
+                        "bulwark.redis.key-prefix",
+                        test.prefix(),
+                        "bulwark.bulkhead.slow.value",
+                        "1",
+                        "bulwark.bulkhead.slow.lease",
+                        LEASE_MILLIS + "ms")))
             .stores(List.of(slow))
             .listeners(List.<BulwarkListener>of(events::add))
             .start()) {

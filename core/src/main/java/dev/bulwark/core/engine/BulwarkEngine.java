@@ -234,10 +234,10 @@ public final class BulwarkEngine implements AutoCloseable {
 
   /**
    * Waits until the store operations this JVM started are sent and answered, at most {@code
-   * timeout}: the releases of calls that returned (a release is posted to its limit's next batch,
-   * not waited for by the call) have then reached the store, and their outcome has been reported.
-   * For a graceful shutdown or a test; {@link #close()} does it too. Returns at once for a store
-   * that does not batch (its releases are made by the call that ends).
+   * timeout}: with {@code bulwark.release=posted}, the releases of calls that returned have then
+   * reached the store, and their outcome has been reported. For a graceful shutdown or a test;
+   * {@link #close()} does it too. Returns at once for a store that does not batch (its releases are
+   * made by the call that ends).
    *
    * @return whether everything was sent within {@code timeout}
    */

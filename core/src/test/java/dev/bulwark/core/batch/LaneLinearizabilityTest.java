@@ -25,6 +25,17 @@ class LaneLinearizabilityTest {
   }
 
   @Test
+  void stressWithSeveralBatchesInFlight() {
+    new StressOptions()
+        .sequentialSpecification(LaneUnderCheck.Sequential.class)
+        .threads(3)
+        .actorsPerThread(3)
+        .iterations(10)
+        .invocationsPerIteration(300)
+        .check(PipelinedLane.class);
+  }
+
+  @Test
   void modelChecking() {
     new ModelCheckingOptions()
         .sequentialSpecification(LaneUnderCheck.Sequential.class)

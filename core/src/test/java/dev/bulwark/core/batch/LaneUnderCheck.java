@@ -33,6 +33,23 @@ abstract class LaneUnderCheck {
     this.lane = new Lane<>(Lane.Sender.blocking(store::applyAll), MAX_SIZE, 1, sending, sending);
   }
 
+  /**
+   * A pipelined store: each batch is applied as it is handed over, in that order, and its answer
+   * comes back later on {@code replies}, so up to {@code maxInFlight} batches are out at once.
+   */
+  LaneUnderCheck(Executor sending, Executor replies, int maxInFlight) {
+    this.lane =
+        new Lane<>(
+            operations -> {
+              List<String> answers = store.applyAll(operations);
+              return CompletableFuture.supplyAsync(() -> answers, replies);
+            },
+            MAX_SIZE,
+            maxInFlight,
+            sending,
+            sending);
+  }
+
   @Operation
   public String call(@Param(name = "value") int value) {
     return lane.call(value);

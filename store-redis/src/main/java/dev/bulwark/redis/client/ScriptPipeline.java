@@ -45,7 +45,7 @@ public final class ScriptPipeline implements AutoCloseable {
    * @param primary where the primary is now (asked again at each connect)
    * @param config the client settings, RESP2 (each reply read is one of the calls written)
    */
-  ScriptPipeline(Supplier<HostAndPort> primary, JedisClientConfig config, String name) {
+  public ScriptPipeline(Supplier<HostAndPort> primary, JedisClientConfig config, String name) {
     this.primary = primary;
     this.config = config;
     this.name = name;
