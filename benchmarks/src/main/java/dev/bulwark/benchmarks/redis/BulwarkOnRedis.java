@@ -44,6 +44,11 @@ public final class BulwarkOnRedis implements AutoCloseable {
     config.put("bulwark.rate-limit." + RATE_LIMIT + ".window", "1s");
     config.put("bulwark.lock." + LOCK + ".lease", "30s");
     config.put("bulwark.lock." + LOCK + ".waiting-time", "10s");
+    // an environment variable, as RedisTarget's URL: JMH's forks inherit it, not -D
+    String release = System.getenv("BULWARK_BENCH_RELEASE");
+    if (release != null) {
+      config.put("bulwark.release", release);
+    }
     config.putAll(overrides);
     engine = BulwarkEngine.start(ConfigLookup.of(Map.copyOf(config)));
     bulkhead = engine.programmatic().bulkhead(BULKHEAD);
