@@ -11,8 +11,11 @@ public class BulkheadFullMapper implements ExceptionMapper<BulkheadFullException
 
   @Override
   public Response toResponse(BulkheadFullException e) {
-    return ProblemResponses.problem(
-        e,
+    return problem(e).toResponse(e);
+  }
+
+  static ProblemResponses.Problem problem(BulkheadFullException e) {
+    return ProblemResponses.Problem.of(
         Response.Status.SERVICE_UNAVAILABLE,
         "bulkhead-full",
         "Bulkhead full",

@@ -14,8 +14,11 @@ public class LockTimeoutMapper implements ExceptionMapper<LockTimeoutException> 
 
   @Override
   public Response toResponse(LockTimeoutException e) {
-    return ProblemResponses.problem(
-        e,
+    return problem(e).toResponse(e);
+  }
+
+  static ProblemResponses.Problem problem(LockTimeoutException e) {
+    return ProblemResponses.Problem.of(
         Response.Status.SERVICE_UNAVAILABLE,
         "lock-timeout",
         "Lock not granted in time",

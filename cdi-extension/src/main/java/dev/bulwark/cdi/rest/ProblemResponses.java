@@ -37,36 +37,59 @@ public final class ProblemResponses {
 
   private ProblemResponses() {}
 
-  static Response problem(
-      RuntimeException rejection,
+  /**
+   * One answer: {@code retryAfterSeconds} is null where Bulwark does not know when to come back.
+   */
+  record Problem(
       Response.Status status,
       String type,
       String title,
       String detail,
       String limit,
-      Duration retryAfter) {
-    if (LOG.isLoggable(Level.FINE)) {
-      LOG.log(Level.FINE, "Bulwark answers " + status.getStatusCode() + ": " + detail, rejection);
+      Long retryAfterSeconds) {
+
+    static Problem of(
+        Response.Status status,
+        String type,
+        String title,
+        String detail,
+        String limit,
+        Duration retryAfter) {
+      return new Problem(
+          status,
+          type,
+          title,
+          detail,
+          limit,
+          retryAfter == null ? null : ProblemResponses.retryAfterSeconds(retryAfter));
     }
-    StringBuilder json = new StringBuilder(160).append('{');
-    member(json, "type", TYPE_PREFIX + type).append(',');
-    member(json, "title", title).append(',');
-    json.append("\"status\":").append(status.getStatusCode()).append(',');
-    member(json, "detail", detail);
-    if (limit != null) {
-      member(json.append(','), "limit", limit);
+
+    /** The RFC 9457 body. */
+    String json() {
+      StringBuilder json = new StringBuilder(160).append('{');
+      member(json, "type", TYPE_PREFIX + type).append(',');
+      member(json, "title", title).append(',');
+      json.append("\"status\":").append(status.getStatusCode()).append(',');
+      member(json, "detail", detail);
+      if (limit != null) {
+        member(json.append(','), "limit", limit);
+      }
+      if (retryAfterSeconds != null) {
+        json.append(",\"retryAfter\":").append(retryAfterSeconds);
+      }
+      return json.append('}').toString();
     }
-    Long seconds = retryAfter == null ? null : retryAfterSeconds(retryAfter);
-    if (seconds != null) {
-      json.append(",\"retryAfter\":").append(seconds);
+
+    Response toResponse(RuntimeException rejection) {
+      if (LOG.isLoggable(Level.FINE)) {
+        LOG.log(Level.FINE, "Bulwark answers " + status.getStatusCode() + ": " + detail, rejection);
+      }
+      Response.ResponseBuilder response = Response.status(status).type(PROBLEM_JSON).entity(json());
+      if (retryAfterSeconds != null) {
+        response.header(HttpHeaders.RETRY_AFTER, retryAfterSeconds);
+      }
+      return response.build();
     }
-    json.append('}');
-    Response.ResponseBuilder response =
-        Response.status(status).type(PROBLEM_JSON).entity(json.toString());
-    if (seconds != null) {
-      response.header(HttpHeaders.RETRY_AFTER, seconds);
-    }
-    return response.build();
   }
 
   /**

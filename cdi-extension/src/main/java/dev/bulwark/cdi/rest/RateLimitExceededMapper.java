@@ -11,8 +11,11 @@ public class RateLimitExceededMapper implements ExceptionMapper<RateLimitExceede
 
   @Override
   public Response toResponse(RateLimitExceededException e) {
-    return ProblemResponses.problem(
-        e,
+    return problem(e).toResponse(e);
+  }
+
+  static ProblemResponses.Problem problem(RateLimitExceededException e) {
+    return ProblemResponses.Problem.of(
         Response.Status.TOO_MANY_REQUESTS,
         "rate-limited",
         "Rate limit exceeded",

@@ -14,9 +14,12 @@ public class StoreUnavailableMapper implements ExceptionMapper<StoreUnavailableE
 
   @Override
   public Response toResponse(StoreUnavailableException e) {
+    return problem(e).toResponse(e);
+  }
+
+  static ProblemResponses.Problem problem(StoreUnavailableException e) {
     String limit = e.getLimitName();
-    return ProblemResponses.problem(
-        e,
+    return ProblemResponses.Problem.of(
         Response.Status.SERVICE_UNAVAILABLE,
         "store-unavailable",
         "Limit store unavailable",
