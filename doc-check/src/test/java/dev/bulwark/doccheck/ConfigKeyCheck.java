@@ -36,9 +36,12 @@ final class ConfigKeyCheck {
   static final String CONFIGURATION = "docs/configuration.md";
   static final String OPERATIONS = "docs/operations.md";
 
-  /** A {@code bulwark.*} key or template in text, not inside a longer name. */
+  /**
+   * A {@code bulwark.*} key or template in text, not inside a longer name, nor a URI's authority
+   * after its scheme (the {@code tag:bulwark.dev,…} of the HTTP problem types).
+   */
   private static final Pattern KEY =
-      Pattern.compile("(?<![\\w.$/#-])bulwark(?:\\.(?:[A-Za-z0-9_-]|<[^<>\\s]+>|#)+)+");
+      Pattern.compile("(?<![\\w.$/#:-])bulwark(?:\\.(?:[A-Za-z0-9_-]|<[^<>\\s]+>|#)+)+");
 
   private static final Pattern WHOLE_KEY = Pattern.compile("bulwark(?:\\.[a-z0-9][a-z0-9-]*)+");
   private static final Pattern KEY_PREFIX = Pattern.compile("bulwark(?:\\.[a-z0-9][a-z0-9-]*)+\\.");

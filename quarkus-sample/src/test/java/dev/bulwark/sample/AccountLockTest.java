@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code accounts} lock: deposits (WRITE) to one account run one at a time, reads (READ) of one
- * account share, and nothing blocks another account. A caller waits up to 2 s, then gets 409.
+ * account share, and nothing blocks another account. A caller waits up to 2 s, then gets 503.
  */
 @QuarkusTest
 class AccountLockTest {
@@ -93,7 +93,7 @@ class AccountLockTest {
   }
 
   @Test
-  void aSecondDepositOrAReadWaitsForTheWriterThenGets409() throws Exception {
+  void aSecondDepositOrAReadWaitsForTheWriterThenGets503() throws Exception {
     hold(AccountService.writeKey("dave"));
     try (Http http = new Http(root, 3)) {
       Future<HttpResponse<String>> first =
@@ -109,11 +109,15 @@ class AccountLockTest {
       for (Future<HttpResponse<String>> blocked : List.of(second, read)) {
         HttpResponse<String> response =
             blocked.get(Http.PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(409);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(503);
+        assertThat(response.headers().firstValue("Content-Type"))
+            .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
         JsonNode body = Http.json(response);
-        assertThat(body.get("error").asText()).isEqualTo("lock-timeout");
+        assertThat(body.get("type").asText())
+            .isEqualTo("tag:bulwark.dev,2025:problem:lock-timeout");
         assertThat(body.get("limit").asText()).isEqualTo("accounts");
-        assertThat(body.get("key").asText()).isEqualTo("dave");
+        // the lock key is the application's data: it stays out of the answer
+        assertThat(response.body()).doesNotContain("dave");
       }
       // They gave up after the configured waiting time (2 s), not at once.
       assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
@@ -138,7 +142,10 @@ class AccountLockTest {
           "both reads of erin are inside at once",
           () -> downstream.heldCalls(AccountService.readKey("erin")) == 2);
 
-      deposit("erin", 3).then().statusCode(409).body("error", is("lock-timeout"));
+      deposit("erin", 3)
+          .then()
+          .statusCode(503)
+          .body("type", is("tag:bulwark.dev,2025:problem:lock-timeout"));
 
       downstream.release(AccountService.readKey("erin"));
       assertThat(read1.get(Http.PATIENCE.toMillis(), TimeUnit.MILLISECONDS).statusCode())

@@ -66,7 +66,8 @@ class LegacyBulkheadTest {
         answers.add(next(replies));
       }
       assertThat(answers).extracting(HttpResponse::statusCode).containsOnly(503);
-      assertThat(Http.json(answers.get(0)).get("error").asText()).isEqualTo("bulkhead-full");
+      assertThat(Http.json(answers.get(0)).get("type").asText())
+          .isEqualTo("tag:bulwark.dev,2025:problem:bulkhead-full");
       assertThat(Http.json(answers.get(0)).get("limit").asText()).isEqualTo("legacy-api");
       Http.awaitTrue(
           "the two permit holders are inside",

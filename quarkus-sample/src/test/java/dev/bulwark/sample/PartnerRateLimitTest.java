@@ -60,7 +60,9 @@ class PartnerRateLimitTest {
     // The 429 says when to come back: at most one emission interval away, in whole seconds.
     String retryAfter = rejected.header("Retry-After");
     assertThat(retryAfter).isEqualTo("1");
-    assertThat(rejected.jsonPath().getString("error")).isEqualTo("rate-limited");
+    assertThat(rejected.contentType()).startsWith("application/problem+json");
+    assertThat(rejected.jsonPath().getString("type"))
+        .isEqualTo("tag:bulwark.dev,2025:problem:rate-limited");
     assertThat(rejected.jsonPath().getString("limit")).isEqualTo("partner-api");
 
     // Coming back after Retry-After gets a permit.

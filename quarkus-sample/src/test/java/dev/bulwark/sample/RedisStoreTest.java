@@ -99,7 +99,8 @@ class RedisStoreTest {
 
         HttpResponse<String> rejected = http.get("/legacy/report?customer=late").get();
         assertThat(rejected.statusCode()).isEqualTo(503);
-        assertThat(Http.json(rejected).get("error").asText()).isEqualTo("bulkhead-full");
+        assertThat(Http.json(rejected).get("type").asText())
+            .isEqualTo("tag:bulwark.dev,2025:problem:bulkhead-full");
       } finally {
         taken.forEach(Permit::close);
       }

@@ -116,7 +116,11 @@ class PayaraFaultToleranceTest {
     }
 
     assertThat(rejected.statusCode()).as(rejected.body()).isEqualTo(503);
+    // the WAR's own mapper of BulkheadFullException (text/plain), not bulwark-cdi's problem+json:
+    // an application's mapper of the same exception wins
     assertThat(rejected.body()).startsWith("BulkheadFullException").contains(SHARED);
+    assertThat(rejected.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
     HttpResponse<String> held = holder.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(held.body()).isEqualTo("ran 0");
     assertThat(record(gate)).isEqualTo("entered=1,inside=0,max=1");

@@ -2,13 +2,11 @@ package dev.bulwark.it.payara;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bulwark.it.payara.app.BulkheadFullMapper;
 import dev.bulwark.it.payara.app.BulwarkApplication;
 import dev.bulwark.it.payara.app.Gate;
 import dev.bulwark.it.payara.app.Gates;
 import dev.bulwark.it.payara.app.GuardedResource;
 import dev.bulwark.it.payara.app.GuardedService;
-import dev.bulwark.it.payara.app.RateLimitMapper;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -35,8 +33,9 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * Bulwark deployed on Payara Micro 6 (Weld 5.1.6, Interceptors 2.1, Payara's own MicroProfile
- * Config and Fault Tolerance) in a WAR, exercised through HTTP. One Payara process serves every
- * test here; each test uses its own gate, so their records do not mix.
+ * Config and Fault Tolerance, Jersey) in a WAR, exercised through HTTP. The WAR maps no exception:
+ * Jersey finds bulwark-cdi's HTTP answers in {@code WEB-INF/lib} by itself. One Payara process
+ * serves every test here; each test uses its own gate, so their records do not mix.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PayaraMicroTest {
@@ -70,9 +69,7 @@ class PayaraMicroTest {
             GuardedResource.class,
             GuardedService.class,
             Gates.class,
-            Gate.class,
-            BulkheadFullMapper.class,
-            RateLimitMapper.class);
+            Gate.class);
     Path file = BulwarkWar.export(war, workDirectory());
     client =
         HttpClient.newBuilder()
@@ -120,9 +117,12 @@ class PayaraMicroTest {
           .allSatisfy(
               c -> {
                 assertThat(c.response().statusCode()).isEqualTo(503);
+                assertThat(c.response().headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
                 assertThat(c.response().body())
-                    .contains("BulkheadFullException")
-                    .contains(GuardedService.class.getName() + "#bulkhead");
+                    .contains("\"type\":\"tag:bulwark.dev,2025:problem:bulkhead-full\"")
+                    .contains("\"status\":503")
+                    .contains("\"limit\":\"" + GuardedService.class.getName() + "#bulkhead\"");
               });
       assertThat(inside.inside()).isEqualTo(2);
       report("bulkhead rejections", rejected);
@@ -195,12 +195,15 @@ class PayaraMicroTest {
         .containsExactly("rated 0", "rated 1", "rated 2");
     HttpResponse<String> rejected = responses.get(3);
     assertThat(rejected.statusCode()).isEqualTo(429);
+    assertThat(rejected.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
     assertThat(rejected.body())
-        .contains("RateLimitExceededException")
-        .contains(GuardedService.class.getName() + "#rated");
+        .contains("\"type\":\"tag:bulwark.dev,2025:problem:rate-limited\"")
+        .contains("\"limit\":\"" + GuardedService.class.getName() + "#rated\"");
     long retryAfter = Long.parseLong(rejected.headers().firstValue("Retry-After").orElseThrow());
     // SMOOTH: a burst of 3, then one permit every 20 minutes
-    assertThat(retryAfter).isBetween(1L, 3600L);
+    assertThat(retryAfter).isBetween(1L, 1200L);
+    assertThat(rejected.body()).contains("\"retryAfter\":" + retryAfter);
     System.out.println("rate limit: Retry-After " + retryAfter + " s; " + rejected.body());
   }
 
@@ -255,6 +258,17 @@ class PayaraMicroTest {
             + first.body()
             + "; "
             + record);
+  }
+
+  @Test
+  void rejectionsLeaveNoStackTraceInTheLog() throws Exception {
+    for (int i = 0; i < 5; i++) {
+      call("GET", "api/rated/" + (100 + i)).await(WAIT);
+    }
+    assertThat(server.log())
+        .as("a rejection answered by Bulwark's mapper is not a server error")
+        .doesNotContain("RateLimitExceededException")
+        .doesNotContain("BulkheadFullException");
   }
 
   @Test

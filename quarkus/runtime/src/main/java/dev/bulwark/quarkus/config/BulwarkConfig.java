@@ -46,4 +46,12 @@ public interface BulwarkConfig {
 
   /** The MicroProfile Fault Tolerance bridge. */
   FaultToleranceConfig faultTolerance();
+
+  /**
+   * The HTTP answers to rejections. Bulwark's build step reads this key while the application
+   * builds (Quarkus REST takes exception mappers at build time); it is here so that Quarkus knows
+   * it. A build-time root of the {@code bulwark} prefix would have Quarkus refuse every other
+   * {@code bulwark.*} key at build time, which it checks against build-time roots only.
+   */
+  HttpConfig http();
 }
