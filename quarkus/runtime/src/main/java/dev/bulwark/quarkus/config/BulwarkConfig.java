@@ -54,4 +54,12 @@ public interface BulwarkConfig {
    * {@code bulwark.*} key at build time, which it checks against build-time roots only.
    */
   HttpConfig http();
+
+  BatchConfig batch();
+
+  /**
+   * {@code awaited} (the default): a guarded call returns once its release reached the store;
+   * {@code posted}: at once, the release following in the limit's next batch.
+   */
+  Optional<String> release();
 }

@@ -1,0 +1,63 @@
+package dev.bulwark.jpa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.engine.BulwarkEngine;
+import dev.bulwark.tck.LivenessRun;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link LivenessRun} on the JPA store on PostgreSQL, its asynchronous calls fired from Vert.x
+ * event loops: every call ends within its waiting time plus {@link #BOUND} (a transaction per batch
+ * holds a sending thread for its round trips, which must not hold up another limit), the engine's
+ * flush returns, and its close returns promptly.
+ */
+@Timeout(180)
+class LivenessOnPostgresTest {
+
+  /** What a call may take beyond its waiting time on a busy machine; a stall is for good. */
+  private static final Duration BOUND = Duration.ofSeconds(5);
+
+  private final JpaStoreFixture fixture =
+      new JpaStoreFixture(TestDatabase.POSTGRESQL, Provider.HIBERNATE);
+  private final Vertx vertx = Vertx.vertx();
+
+  @AfterEach
+  void stop() throws Exception {
+    vertx.close().toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+    fixture.close();
+  }
+
+  @Test
+  void everyCallEndsInTimeAndFlushAndCloseReturnUnderEveryKindOfCaller() throws Exception {
+    Map<String, String> config = LivenessRun.limits();
+    config.put("bulwark.store", "jpa");
+    fixture.config().forEach((key, value) -> config.put("bulwark.jpa." + key, value));
+    List<LivenessRun.Call> calls;
+    BulwarkEngine engine = BulwarkEngine.start(ConfigLookup.of(config));
+    try {
+      calls = LivenessRun.run(engine.programmatic(), this::every, Duration.ofSeconds(8), BOUND);
+      assertThat(engine.flush(BOUND)).as("flush returns within %s", BOUND).isTrue();
+    } finally {
+      long closing = System.nanoTime();
+      engine.close();
+      assertThat(Duration.ofNanos(System.nanoTime() - closing))
+          .as("close returns promptly")
+          .isLessThan(BOUND);
+    }
+    LivenessRun.assertLive(calls, BOUND);
+  }
+
+  private AutoCloseable every(long millis, Runnable tick) {
+    long timer = vertx.setPeriodic(millis, id -> tick.run());
+    return () -> vertx.cancelTimer(timer);
+  }
+}
