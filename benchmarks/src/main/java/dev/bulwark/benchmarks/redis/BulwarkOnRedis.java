@@ -44,13 +44,8 @@ public final class BulwarkOnRedis implements AutoCloseable {
     config.put("bulwark.rate-limit." + RATE_LIMIT + ".window", "1s");
     config.put("bulwark.lock." + LOCK + ".lease", "30s");
     config.put("bulwark.lock." + LOCK + ".waiting-time", "10s");
-    // an environment variable, as RedisTarget's URL: JMH's forks inherit it, not -D
-    String release = System.getenv("BULWARK_BENCH_RELEASE");
-    if (release != null) {
-      config.put("bulwark.release", release);
-    }
     config.putAll(overrides);
-    engine = BulwarkEngine.start(ConfigLookup.of(Map.copyOf(config)));
+    engine = BulwarkEngine.start(ConfigLookup.of(RedisTarget.withRelease(config)));
     bulkhead = engine.programmatic().bulkhead(BULKHEAD);
     rateLimiter = engine.programmatic().rateLimiter(RATE_LIMIT);
     lock = engine.programmatic().lock(LOCK);

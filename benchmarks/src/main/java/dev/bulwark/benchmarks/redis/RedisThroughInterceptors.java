@@ -76,13 +76,14 @@ public class RedisThroughInterceptors {
       }
       container =
           GuardedContainer.boot(
-              Map.of(
-                  "bulwark.store",
-                  "redis",
-                  "bulwark.redis.url",
-                  RedisTarget.URL,
-                  "bulwark.redis.key-prefix",
-                  PREFIX));
+              RedisTarget.withRelease(
+                  Map.of(
+                      "bulwark.store",
+                      "redis",
+                      "bulwark.redis.url",
+                      RedisTarget.URL,
+                      "bulwark.redis.key-prefix",
+                      PREFIX)));
       service = container.service();
       service.bulkhead(0);
       try (Jedis redis = new Jedis(RedisTarget.host(), RedisTarget.port())) {
