@@ -31,7 +31,8 @@ public final class GuardedClasses {
   /**
    * The declared limits of the named classes under the application's config, when it starts.
    *
-   * @throws DefinitionException naming every invalid or conflicting declaration
+   * @throws DefinitionException naming every invalid or conflicting declaration, and every {@code
+   *     bulwark.*} key nobody reads
    * @throws IllegalStateException when a class recorded at build time cannot be loaded
    */
   public static DeclaredLimits declared(Collection<String> classNames, ClassLoader loader) {
@@ -45,11 +46,21 @@ public final class GuardedClasses {
       }
     }
     LimitCatalog catalog = new LimitCatalog(new DefinitionResolver(MpConfigLookup.current()));
-    List<String> problems = declare(catalog, classes);
+    List<String> problems = new ArrayList<>(SettingProblems.current());
+    problems.addAll(declare(catalog, classes));
     if (!problems.isEmpty()) {
-      throw new DefinitionException(String.join(System.lineSeparator(), problems));
+      throw new DefinitionException(report(problems));
     }
     return new DeclaredLimits(catalog);
+  }
+
+  /** One message for every problem of a start, one line each. */
+  static String report(List<String> problems) {
+    return problems.size() == 1
+        ? problems.get(0)
+        : "Bulwark cannot start; every problem of its configuration and declarations:"
+            + System.lineSeparator()
+            + String.join(System.lineSeparator(), problems);
   }
 
   /** Declares every guarded method into {@code catalog}; what is wrong, one message each. */

@@ -281,7 +281,7 @@ public final class DefinitionResolver {
         sources.put(member, found.get().key());
       } else {
         value = (Integer) annotation.member(member);
-        sources.put(member, annotationSource());
+        sources.put(member, annotationSource(member));
       }
       if (value <= 0) {
         report(member, invalid(member, value + " must be greater than 0", sources.get(member)));
@@ -316,7 +316,7 @@ public final class DefinitionResolver {
           where = found.get().key();
           value = SettingReader.parseDuration(found.get().raw(), unit);
         } else {
-          where = annotationSource();
+          where = annotationSource(member);
           value = Durations.of((Long) annotation.member(member), unit);
         }
         value.toNanos(); // every store works in nanoseconds or coarser: it must fit
@@ -326,7 +326,7 @@ public final class DefinitionResolver {
             invalid(
                 member,
                 e.getMessage(),
-                found.map(MemberSource.Found::key).orElse(annotationSource())));
+                found.map(MemberSource.Found::key).orElse(annotationSource(member))));
         return standIn;
       } catch (ArithmeticException e) {
         report(
@@ -334,7 +334,7 @@ public final class DefinitionResolver {
             invalid(
                 member,
                 "is longer than the longest duration Bulwark can keep (about 292 years)",
-                found.map(MemberSource.Found::key).orElse(annotationSource())));
+                found.map(MemberSource.Found::key).orElse(annotationSource(member))));
         return standIn;
       }
       sources.put(member, where);
@@ -348,7 +348,7 @@ public final class DefinitionResolver {
     <E extends Enum<E>> E enumValue(String member, Class<E> type) {
       Optional<MemberSource.Found> found = find(member, member);
       if (found.isEmpty()) {
-        sources.put(member, annotationSource());
+        sources.put(member, annotationSource(member));
         return type.cast(annotation.member(member));
       }
       try {
@@ -366,8 +366,9 @@ public final class DefinitionResolver {
       }
     }
 
-    private String annotationSource() {
-      return annotation.source();
+    /** Where the declaration's value of {@code member} came from (no key of Bulwark's set it). */
+    private String annotationSource(String member) {
+      return annotation.source(member);
     }
 
     /**
