@@ -7,6 +7,7 @@ import jakarta.enterprise.inject.spi.DefinitionException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The bean classes that carry a Bulwark binding, declared as one: every guarded method's
@@ -36,6 +37,15 @@ public final class GuardedClasses {
    * @throws IllegalStateException when a class recorded at build time cannot be loaded
    */
   public static DeclaredLimits declared(Collection<String> classNames, ClassLoader loader) {
+    return declared(classNames, loader, Set.of());
+  }
+
+  /**
+   * {@link #declared(Collection, ClassLoader)} on a runtime that knows the stores' keys, which are
+   * then checked with the others.
+   */
+  public static DeclaredLimits declared(
+      Collection<String> classNames, ClassLoader loader, Set<String> storeKeys) {
     List<Class<?>> classes = new ArrayList<>();
     for (String name : classNames) {
       try {
@@ -46,7 +56,7 @@ public final class GuardedClasses {
       }
     }
     LimitCatalog catalog = new LimitCatalog(new DefinitionResolver(MpConfigLookup.current()));
-    List<String> problems = new ArrayList<>(SettingProblems.current());
+    List<String> problems = new ArrayList<>(SettingProblems.current(storeKeys));
     problems.addAll(declare(catalog, classes));
     if (!problems.isEmpty()) {
       throw new DefinitionException(report(problems));

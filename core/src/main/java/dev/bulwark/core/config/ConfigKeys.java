@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Bulwark's {@code bulwark.*} keys by name: a key nobody reads ({@code bulwark.stroe}, a limit's
@@ -25,7 +26,10 @@ public final class ConfigKeys {
    */
   private static final String QUARKUS_PREFIX = "quarkus.";
 
-  /** Every fixed key (the named limits' keys are checked by their members). */
+  /**
+   * Every fixed key of the engine and the integrations (the named limits' keys are checked by their
+   * members; a store's keys, {@code bulwark.<store id>.*}, are the store's own).
+   */
   private static final Set<String> FIXED =
       Set.of(
           "bulwark.store",
@@ -33,42 +37,10 @@ public final class ConfigKeys {
           "bulwark.failure-policy",
           "bulwark.batch.max-size",
           "bulwark.fault-tolerance.bulkhead.distributed",
-          "bulwark.fault-tolerance.rate-limit.distributed",
-          "bulwark.redis.url",
-          "bulwark.redis.cluster-nodes",
-          "bulwark.redis.sentinel.master",
-          "bulwark.redis.sentinel.nodes",
-          "bulwark.redis.user",
-          "bulwark.redis.password",
-          "bulwark.redis.ssl",
-          "bulwark.redis.truststore",
-          "bulwark.redis.truststore-type",
-          "bulwark.redis.truststore-password",
-          "bulwark.redis.pool-size",
-          "bulwark.redis.connect-timeout",
-          "bulwark.redis.read-timeout",
-          "bulwark.redis.reconnect-interval",
-          "bulwark.redis.key-prefix",
-          "bulwark.redis.wake-up-check-interval",
-          "bulwark.redis.wait-replicas",
-          "bulwark.redis.wait-replicas-timeout",
-          "bulwark.jpa.url",
-          "bulwark.jpa.user",
-          "bulwark.jpa.password",
-          "bulwark.jpa.persistence-unit",
-          "bulwark.jpa.datasource",
-          "bulwark.jpa.provider",
-          "bulwark.jpa.table-prefix",
-          "bulwark.jpa.schema-generation",
-          "bulwark.jpa.pool-size",
-          "bulwark.jpa.connect-timeout",
-          "bulwark.jpa.wake-up-check-interval",
-          "bulwark.jpa.cleanup-interval",
-          "bulwark.jpa.reconnect-interval",
-          "bulwark.jpa.max-attempts");
+          "bulwark.fault-tolerance.rate-limit.distributed");
 
-  /** The stores whose keys are the fixed ones above; another store reads its own. */
-  private static final Set<String> BUILT_IN_STORES = Set.of("local", "redis", "jpa");
+  /** The segments of the stores of this project, whose keys a runtime may know. */
+  private static final Set<String> STORE_SEGMENTS = Set.of("redis", "jpa");
 
   /** What a rate limit's shorthand looks like, before the limit itself checks the parts. */
   private static final Pattern SHORTHAND = Pattern.compile("\\s*\\d+\\s*/\\s*\\S+\\s*");
@@ -81,8 +53,12 @@ public final class ConfigKeys {
    *
    * @param config the values, for the store chosen (a third-party store's own keys, {@code
    *     bulwark.<its id>.*}, are its own to check) and for a rate limit's shorthand
+   * @param storeKeys every key of the stores that the runtime knows ({@code bulwark.redis.url} …):
+   *     keys under a store's segment are checked against these when some of that segment are given,
+   *     and left to the store otherwise
    */
-  public static List<String> problems(Iterable<String> names, ConfigLookup config) {
+  public static List<String> problems(
+      Iterable<String> names, ConfigLookup config, Set<String> storeKeys) {
     Set<String> sorted = new TreeSet<>();
     names.forEach(sorted::add);
     String store =
@@ -99,7 +75,7 @@ public final class ConfigKeys {
                 + "'");
         continue;
       }
-      if (!key.startsWith(PREFIX) || FIXED.contains(key)) {
+      if (!key.startsWith(PREFIX) || FIXED.contains(key) || storeKeys.contains(key)) {
         continue;
       }
       String rest = key.substring(PREFIX.length());
@@ -109,14 +85,18 @@ public final class ConfigKeys {
         namedKeyProblem(kind.get(), key, suffix, config).ifPresent(problems::add);
         continue;
       }
-      if (!store.isEmpty() && !BUILT_IN_STORES.contains(store) && rest.startsWith(store + ".")) {
-        continue;
+      int dot = rest.indexOf('.');
+      String segment = dot < 0 ? "" : rest.substring(0, dot);
+      boolean storeSegment =
+          !segment.isEmpty() && (STORE_SEGMENTS.contains(segment) || segment.equals(store));
+      if (storeSegment && storeKeys.stream().noneMatch(k -> k.startsWith(PREFIX + segment + "."))) {
+        continue; // the store's own keys, which this runtime does not know: the store checks them
       }
       problems.add(
           "Invalid config key '"
               + key
               + "': Bulwark has no such key"
-              + closest(key).map(k -> "; did you mean '" + k + "'?").orElse("")
+              + closest(key, storeKeys).map(k -> "; did you mean '" + k + "'?").orElse("")
               + " (every key: docs/configuration.md)");
     }
     return problems;
@@ -170,9 +150,9 @@ public final class ConfigKeys {
             + meant.map(k -> "; did you mean '" + k + "'?").orElse(""));
   }
 
-  /** The fixed key within two edits of {@code key}, if one is. */
-  private static Optional<String> closest(String key) {
-    return FIXED.stream()
+  /** The known key within two edits of {@code key}, if one is. */
+  private static Optional<String> closest(String key, Set<String> storeKeys) {
+    return Stream.concat(FIXED.stream(), storeKeys.stream())
         .filter(k -> distance(k, key) <= 2)
         .min(Comparator.comparingInt((String k) -> distance(k, key)).thenComparing(k -> k));
   }

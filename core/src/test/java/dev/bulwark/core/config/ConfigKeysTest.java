@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Keys nobody reads are reported, all of them, each naming the key to use where one is close. */
@@ -23,7 +24,11 @@ class ConfigKeysTest {
             "quarkus.bulwark.store", "redis",
             "other.key", "x");
 
-    List<String> problems = ConfigKeys.problems(config.keySet(), ConfigLookup.of(config));
+    List<String> problems =
+        ConfigKeys.problems(
+            config.keySet(),
+            ConfigLookup.of(config),
+            Set.of("bulwark.redis.url", "bulwark.redis.pool-size"));
 
     assertThat(problems)
         .containsExactly(
@@ -41,15 +46,28 @@ class ConfigKeysTest {
                 + " on Quarkus too: use 'bulwark.store'");
   }
 
+  /** A runtime that does not know a store's keys leaves them to the store, which reads them. */
+  @Test
+  void aStoresKeysAreCheckedWhereTheRuntimeKnowsThem() {
+    Map<String, String> config = Map.of("bulwark.redis.pool-sise", "4");
+    assertThat(ConfigKeys.problems(config.keySet(), ConfigLookup.of(config), Set.of())).isEmpty();
+    assertThat(
+            ConfigKeys.problems(
+                config.keySet(), ConfigLookup.of(config), Set.of("bulwark.redis.pool-size")))
+        .singleElement()
+        .asString()
+        .contains("did you mean 'bulwark.redis.pool-size'?");
+  }
+
   @Test
   void aThirdPartyStoresOwnKeysAreItsOwn() {
     Map<String, String> config =
         Map.of("bulwark.store", "hazelcast", "bulwark.hazelcast.members", "a,b");
-    assertThat(ConfigKeys.problems(config.keySet(), ConfigLookup.of(config))).isEmpty();
+    assertThat(ConfigKeys.problems(config.keySet(), ConfigLookup.of(config), Set.of())).isEmpty();
 
     Map<String, String> onRedis =
         Map.of("bulwark.store", "redis", "bulwark.hazelcast.members", "a");
-    assertThat(ConfigKeys.problems(onRedis.keySet(), ConfigLookup.of(onRedis)))
+    assertThat(ConfigKeys.problems(onRedis.keySet(), ConfigLookup.of(onRedis), Set.of()))
         .singleElement()
         .asString()
         .startsWith("Invalid config key 'bulwark.hazelcast.members': Bulwark has no such key");

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every mistake of a start in one failure: a {@code bulwark.*} key nothing reads, a misspelt
- * member, a {@code quarkus.bulwark.*} key (named with the key to use), a bad engine-wide value and
- * two bad values of one limit, each with the key it came from.
+ * member, a store's key nothing reads, a {@code quarkus.bulwark.*} key (named with the key to use),
+ * a bad engine-wide value and two bad values of one limit, each with the key it came from.
  */
 class UnknownKeyTest {
 
@@ -26,6 +26,7 @@ class UnknownKeyTest {
           .overrideConfigKey("bulwark.failure-policy", "fail-later")
           .overrideConfigKey("bulwark.bulkhead.orders.value", "ten")
           .overrideConfigKey("bulwark.bulkhead.orders.lease", "0s")
+          .overrideConfigKey("bulwark.redis.sentinel.mastre", "main")
           .assertException(
               failure ->
                   assertThat(StartFailure.messages(failure))
@@ -42,7 +43,10 @@ class UnknownKeyTest {
                               + " 'bulwark.failure-policy'")
                       .contains("Invalid config key 'bulwark.failure-policy': 'fail-later'")
                       .contains("member 'value' from config key 'bulwark.bulkhead.orders.value'")
-                      .contains("member 'lease' from config key 'bulwark.bulkhead.orders.lease'"));
+                      .contains("member 'lease' from config key 'bulwark.bulkhead.orders.lease'")
+                      .contains(
+                          "Invalid config key 'bulwark.redis.sentinel.mastre': Bulwark has no such"
+                              + " key; did you mean 'bulwark.redis.sentinel.master'?"));
 
   @Test
   void startFails() {
