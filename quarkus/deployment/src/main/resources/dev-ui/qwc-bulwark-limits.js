@@ -4,8 +4,8 @@ import { guardedMethods } from 'build-time-data';
 
 /**
  * Bulwark's limits: each with its effective values and the key each came from, and, refreshed
- * every second, what the store holds now (holders with their JVM, since and lease; queue;
- * available permits).
+ * every second, what the store holds now (holders with their JVM, since and lease; the queue's
+ * requests likewise, in order; available permits).
  */
 export class QwcBulwarkLimits extends LitElement {
 
@@ -155,7 +155,24 @@ export class QwcBulwarkLimits extends LitElement {
                 ${live.queued !== null && live.queued !== undefined
                     ? html` · queued <b class="queued">${live.queued}</b>` : ''}
             </div>
-            ${live.holders ? this._renderHolders(live.holders) : ''}`;
+            ${live.holders ? this._renderHolders(live.holders) : ''}
+            ${live.waiting && live.waiting.length > 0 ? this._renderWaiting(live) : ''}`;
+    }
+
+    _renderWaiting(live) {
+        const unlisted = live.queued - live.waiting.length;
+        return html`
+            <table class="waiting">
+                <tr><th>queued (JVM), in order</th><th>request</th><th>queued since</th><th>lease until</th></tr>
+                ${live.waiting.map(w => html`
+                    <tr class="waiter">
+                        <td><code>${w.jvm}</code></td>
+                        <td>${w.request}</td>
+                        <td>${w.since ?? '—'}</td>
+                        <td>${w.leaseExpiry ?? 'does not expire'}</td>
+                    </tr>`)}
+            </table>
+            ${unlisted > 0 ? html`<div class="none">and ${unlisted} more queued</div>` : ''}`;
     }
 
     _renderHolders(holders) {

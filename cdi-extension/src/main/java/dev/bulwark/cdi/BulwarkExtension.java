@@ -4,9 +4,7 @@ import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.DistributedLock;
 import dev.bulwark.DistributedRateLimit;
 import dev.bulwark.core.config.DefinitionResolver;
-import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LimitDeclaration;
-import dev.bulwark.core.engine.EngineSettings;
 import dev.bulwark.core.registry.LimitCatalog;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
@@ -24,8 +22,9 @@ import java.util.Set;
 
 /**
  * The portable extension (Weld, Payara): collects the bean classes that carry a Bulwark binding and
- * resolves every declaration once, while the container deploys; an invalid or conflicting one fails
- * the deployment with a {@link DefinitionException} naming method, member and config key.
+ * resolves every declaration once, while the container deploys; invalid or conflicting ones, and
+ * {@code bulwark.*} keys nobody reads, fail the deployment with one {@link DefinitionException}
+ * naming each, with its method, member and config key.
  */
 public class BulwarkExtension implements Extension {
 
@@ -81,13 +80,12 @@ public class BulwarkExtension implements Extension {
 
   void declare(@Observes AfterBeanDiscovery discovery) {
     LimitCatalog catalog = new LimitCatalog(new DefinitionResolver(MpConfigLookup.current()));
-    try {
-      EngineSettings.from(MpConfigLookup.current());
-      List<String> problems = new ArrayList<>(GuardedClasses.declare(catalog, guarded));
-      problems.addAll(catalog.declareAll(mapped));
-      problems.forEach(problem -> discovery.addDefinitionError(new DefinitionException(problem)));
-    } catch (InvalidDefinitionException e) {
-      discovery.addDefinitionError(new DefinitionException(e.getMessage(), e));
+    List<String> problems = new ArrayList<>(SettingProblems.current(Set.of()));
+    problems.addAll(GuardedClasses.declare(catalog, guarded));
+    problems.addAll(catalog.declareAll(mapped));
+    if (!problems.isEmpty()) {
+      // one error naming every problem: a container may report only the first of several
+      discovery.addDefinitionError(new DefinitionException(GuardedClasses.report(problems)));
     }
     DeclaredLimits declared = new DeclaredLimits(catalog);
     discovery

@@ -7,6 +7,7 @@ import jakarta.enterprise.inject.spi.DefinitionException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The bean classes that carry a Bulwark binding, declared as one: every guarded method's
@@ -31,10 +32,20 @@ public final class GuardedClasses {
   /**
    * The declared limits of the named classes under the application's config, when it starts.
    *
-   * @throws DefinitionException naming every invalid or conflicting declaration
+   * @throws DefinitionException naming every invalid or conflicting declaration, and every {@code
+   *     bulwark.*} key nobody reads
    * @throws IllegalStateException when a class recorded at build time cannot be loaded
    */
   public static DeclaredLimits declared(Collection<String> classNames, ClassLoader loader) {
+    return declared(classNames, loader, Set.of());
+  }
+
+  /**
+   * {@link #declared(Collection, ClassLoader)} on a runtime that knows the stores' keys, which are
+   * then checked with the others.
+   */
+  public static DeclaredLimits declared(
+      Collection<String> classNames, ClassLoader loader, Set<String> storeKeys) {
     List<Class<?>> classes = new ArrayList<>();
     for (String name : classNames) {
       try {
@@ -45,11 +56,21 @@ public final class GuardedClasses {
       }
     }
     LimitCatalog catalog = new LimitCatalog(new DefinitionResolver(MpConfigLookup.current()));
-    List<String> problems = declare(catalog, classes);
+    List<String> problems = new ArrayList<>(SettingProblems.current(storeKeys));
+    problems.addAll(declare(catalog, classes));
     if (!problems.isEmpty()) {
-      throw new DefinitionException(String.join(System.lineSeparator(), problems));
+      throw new DefinitionException(report(problems));
     }
     return new DeclaredLimits(catalog);
+  }
+
+  /** One message for every problem of a start, one line each. */
+  static String report(List<String> problems) {
+    return problems.size() == 1
+        ? problems.get(0)
+        : "Bulwark cannot start; every problem of its configuration and declarations:"
+            + System.lineSeparator()
+            + String.join(System.lineSeparator(), problems);
   }
 
   /** Declares every guarded method into {@code catalog}; what is wrong, one message each. */

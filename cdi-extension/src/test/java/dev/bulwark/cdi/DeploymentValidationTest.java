@@ -6,14 +6,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.bulwark.BulkheadFullException;
 import dev.bulwark.DistributedBulkhead;
 import dev.bulwark.DistributedRateLimit;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DefinitionException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 import org.junit.jupiter.api.Test;
 
 class DeploymentValidationTest {
@@ -62,6 +68,47 @@ class DeploymentValidationTest {
         .hasMessageContaining(ZeroBulkhead.class.getName() + "#call")
         .hasMessageContaining("member 'value'")
         .hasMessageContaining("bulwark.bulkhead." + ZeroBulkhead.class.getName() + "#call");
+  }
+
+  /** One DefinitionException lists every mistake, each with the key it came from. */
+  @Test
+  void everyMistakeInOneDefinitionException() {
+    // the application's own config, whose names are those of its start (system properties set
+    // after the JVM's config was made are read, but need not be listed)
+    Config config =
+        new SmallRyeConfigBuilder()
+            .withSources(
+                new PropertiesConfigSource(
+                    Map.of(
+                        "bulwark.stroe", "redis",
+                        "bulwark.bulkhead.slow-api.vlaue", "3",
+                        "bulwark.enabled", "maybe",
+                        "bulwark.bulkhead.legacy-api.value", "0",
+                        "bulwark.bulkhead.legacy-api.waiting-time", "soon"),
+                    "test",
+                    500))
+            .build();
+    ClassLoader before = Thread.currentThread().getContextClassLoader();
+    // a loader of its own, to which MicroProfile Config gives this config
+    ClassLoader loader = new URLClassLoader(new URL[0], before);
+    ConfigProviderResolver.instance().registerConfig(config, loader);
+    Thread.currentThread().setContextClassLoader(loader);
+    try {
+      assertThatThrownBy(() -> WeldContainers.boot(Legacy.class, ZeroBulkhead.class))
+          .isInstanceOf(DefinitionException.class)
+          .hasMessageContaining(
+              "'bulwark.stroe': Bulwark has no such key; did you mean 'bulwark.store'?")
+          .hasMessageContaining("did you mean 'bulwark.bulkhead.slow-api.value'?")
+          .hasMessageContaining("Invalid config key 'bulwark.enabled': 'maybe' is not a boolean")
+          .hasMessageContaining(
+              "member 'value' from config key 'bulwark.bulkhead.legacy-api.value'")
+          .hasMessageContaining(
+              "member 'waitingTime' from config key 'bulwark.bulkhead.legacy-api.waiting-time'")
+          .hasMessageContaining(ZeroBulkhead.class.getName() + "#call");
+    } finally {
+      Thread.currentThread().setContextClassLoader(before);
+      ConfigProviderResolver.instance().releaseConfig(config);
+    }
   }
 
   @Test

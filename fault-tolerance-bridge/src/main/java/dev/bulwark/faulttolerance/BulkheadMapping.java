@@ -72,13 +72,17 @@ final class BulkheadMapping {
     List<String> used = new ArrayList<>();
     used.add(chosen.get().key());
     configured.ifPresent(found -> used.add(found.key()));
+    Map<String, String> sources = new LinkedHashMap<>();
+    configured.ifPresent(found -> sources.put("value", found.key()));
+    String name = (String) members.get("name");
     return Optional.of(
         new Mapped(
             LimitDeclaration.settled(
-                LimitKind.BULKHEAD, origin, beanClass, method, members, "@" + ANNOTATION),
+                LimitKind.BULKHEAD, origin, beanClass, method, members, "@" + ANNOTATION, sources),
             new MappedGuarding(
                 StageReading.asResult(config, beanClass, method), UnaryOperator.identity()),
-            used));
+            used,
+            Mapped.ignoredKeys(config, LimitKind.BULKHEAD, name, keys, List.of("value"))));
   }
 
   /**

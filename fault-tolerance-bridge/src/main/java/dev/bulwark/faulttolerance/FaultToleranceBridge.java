@@ -120,6 +120,7 @@ public class FaultToleranceBridge implements Extension {
           mapped -> {
             guardings.add(mapped);
             LOG.info(mapped.describe());
+            mapped.ignored().forEach(LOG::warning);
           });
       beans
           .getExtension(BulwarkExtension.class)

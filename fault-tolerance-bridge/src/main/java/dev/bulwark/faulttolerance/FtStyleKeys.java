@@ -44,6 +44,9 @@ final class FtStyleKeys {
 
   private static final String SMALLRYE = "smallrye.faulttolerance.";
 
+  /** Quarkus' spelling of SmallRye FT's keys. */
+  private static final String QUARKUS = "quarkus.fault-tolerance.";
+
   /** Bulwark's own member in FT's key form: {@code <class>/<method>/Bulkhead/distributed}. */
   private static final String DISTRIBUTED = "distributed";
 
@@ -209,6 +212,28 @@ final class FtStyleKeys {
   }
 
   private Optional<Found> lookup(String key) {
-    return config.get(key).map(String::trim).filter(v -> !v.isEmpty()).map(v -> new Found(key, v));
+    return config
+        .get(key)
+        .map(String::trim)
+        .filter(v -> !v.isEmpty())
+        .map(v -> new Found(asSet(key, v), v));
+  }
+
+  /**
+   * The key as the user spelt it: on Quarkus a {@code quarkus.fault-tolerance.*} key reaches
+   * SmallRye FT's {@code smallrye.faulttolerance.*} by relocation, so the value found under
+   * SmallRye's name was set under Quarkus'.
+   */
+  private String asSet(String key, String value) {
+    if (!key.startsWith(SMALLRYE)) {
+      return key;
+    }
+    String quarkus = QUARKUS + key.substring(SMALLRYE.length());
+    return config.get(quarkus).map(String::trim).filter(value::equals).isPresent() ? quarkus : key;
+  }
+
+  /** The FT-style key that sets {@code member} at the annotation's level, for messages. */
+  String memberKey(String member) {
+    return memberKey + "/" + annotation + "/" + member;
   }
 }

@@ -95,15 +95,39 @@ final class RateLimitMapping {
     return Optional.of(
         new Mapped(
             LimitDeclaration.settled(
-                LimitKind.RATE_LIMIT, origin, beanClass, method, members, "@" + ANNOTATION),
+                LimitKind.RATE_LIMIT,
+                origin,
+                beanClass,
+                method,
+                members,
+                "@" + ANNOTATION,
+                sources(keys)),
             new MappedGuarding(
                 StageReading.asResult(config, beanClass, method), ClusterRateLimitException::of),
-            used));
+            used,
+            Mapped.ignoredKeys(
+                config,
+                LimitKind.RATE_LIMIT,
+                (String) members.get("name"),
+                keys,
+                List.of("value", "window"))));
   }
 
   private static <T> T noted(List<String> used, FtStyleKeys.Found found, T value) {
     used.add(found.key());
     return value;
+  }
+
+  /** Where each member FT's keys set came from; a window's unit sets the window too. */
+  private static Map<String, String> sources(FtStyleKeys keys) {
+    Map<String, String> sources = new LinkedHashMap<>();
+    for (String member : List.of("value", "window", "windowUnit", "type")) {
+      keys.member(member).ifPresent(found -> sources.put(member, found.key()));
+    }
+    if (!sources.containsKey("window") && sources.containsKey("windowUnit")) {
+      sources.put("window", sources.get("windowUnit"));
+    }
+    return sources;
   }
 
   private static ChronoUnit unit(FtStyleKeys keys, FtStyleKeys.Found found) {

@@ -99,6 +99,7 @@ final class StartupMapping implements MappedLimits {
         found -> {
           guardings.add(found);
           LOG.info(found.describe());
+          found.ignored().forEach(LOG::warning);
         });
     return mapped.stream().map(Mapped::declaration).toList();
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.config.DefinitionResolver;
 import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LimitDeclaration;
 import java.lang.reflect.Method;
@@ -92,6 +93,57 @@ class BulkheadMappingTest {
   }
 
   /** As MicroProfile FT: the annotation's enabled keys, else the NonFallback switch. */
+  /** The startup table names the key that set each value, in the spelling that was set. */
+  @Test
+  void theDefinitionNamesTheKeyThatSetTheValue() throws Exception {
+    assertThat(sources(map(ON, "true"))).containsEntry("value", "@Bulkhead");
+    assertThat(sources(map(ON, "true", CLASS + "/charge/Bulkhead/value", "6")))
+        .containsEntry("value", CLASS + "/charge/Bulkhead/value");
+    String smallRye = "smallrye.faulttolerance.\"" + CLASS + "/charge\".bulkhead.value";
+    assertThat(sources(map(ON, "true", smallRye, "5"))).containsEntry("value", smallRye);
+    // on Quarkus, Quarkus' spelling reaches SmallRye's by relocation: both read the same value
+    String quarkus = "quarkus.fault-tolerance.\"" + CLASS + "/charge\".bulkhead.value";
+    assertThat(sources(map(ON, "true", smallRye, "5", quarkus, "5")))
+        .containsEntry("value", quarkus);
+  }
+
+  /** A key of Bulwark's that earlier versions read for the mapped limit is named as ignored. */
+  @Test
+  void bulwarksOwnValueKeyForAMappedBulkheadIsReportedAsIgnored() throws Exception {
+    assertThat(map(ON, "true").orElseThrow().ignored()).isEmpty();
+    Mapped mapped =
+        map(
+                ON,
+                "true",
+                "bulwark.bulkhead." + CLASS + "#charge().value",
+                "9",
+                "bulwark.bulkhead." + CLASS + "#charge().lease",
+                "1m")
+            .orElseThrow();
+    assertThat(mapped.declaration().member("value")).isEqualTo(4);
+    assertThat(mapped.ignored())
+        .containsExactly(
+            "Bulwark: config key 'bulwark.bulkhead."
+                + CLASS
+                + "#charge().value' is ignored: the limit of a mapped MicroProfile FT annotation"
+                + " takes its value from FT's keys only; set "
+                + CLASS
+                + "/charge/Bulkhead/value instead");
+    assertThat(
+            map(ON, "true", "bulwark.bulkhead." + CLASS + "#charge.value", "9")
+                .orElseThrow()
+                .ignored())
+        .singleElement()
+        .asString()
+        .contains("'bulwark.bulkhead." + CLASS + "#charge.value' is ignored");
+  }
+
+  private static Map<String, String> sources(Optional<Mapped> mapped) {
+    return new DefinitionResolver(ConfigLookup.empty())
+        .resolve(mapped.orElseThrow().declaration())
+        .sources();
+  }
+
   @Test
   void aBulkheadMicroProfileFtDoesNotApplyIsNotMapped() throws Exception {
     assertThat(map(ON, "true", "MP_Fault_Tolerance_NonFallback_Enabled", "false")).isEmpty();

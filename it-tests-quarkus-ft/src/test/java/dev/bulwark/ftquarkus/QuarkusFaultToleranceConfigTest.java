@@ -54,6 +54,11 @@ class QuarkusFaultToleranceConfigTest {
   void quarkusSpellingOfABulkheadValueSetsFtsCapAndTheClustersAlike() throws Exception {
     assertThat(Limits.ftBulkhead(Reports.class, "capped", Gate.class)).hasValue(3);
     assertThat(bulkheads(runtime).get(CAPPED).value()).isEqualTo(3);
+    // the startup table names the key as the application spelt it, not SmallRye's relocated one
+    assertThat(bulkheads(runtime).get(CAPPED).sources())
+        .containsEntry(
+            "value",
+            "quarkus.fault-tolerance.\"" + Reports.class.getName() + "/capped\".bulkhead.value");
 
     BulkheadHandle cluster = runtime.engine().programmatic().bulkhead(CAPPED);
     try (Callers held = Callers.holding(3, reports::capped)) {

@@ -160,7 +160,12 @@ final class JpaPermits implements PermitStore {
         spec.name(),
         spec.limit(),
         live.stream().filter(ClaimRow::held).map(Inspection::holder).toList(),
-        (int) live.stream().filter(row -> !row.held()).count());
+        (int) live.stream().filter(row -> !row.held()).count(),
+        live.stream()
+            .filter(row -> !row.held())
+            .limit(BulkheadSnapshot.WAITING_LISTED)
+            .map(Inspection::holder)
+            .toList());
   }
 
   private static Grant answer(Claim mine) {

@@ -157,12 +157,19 @@ final class RedisPermits implements PermitStore {
 
   @Override
   public BulkheadSnapshot inspect(PermitSpec spec) {
-    List<?> reply = (List<?>) redis.run(Scripts.PERMIT_INSPECT, keysOf(spec), List.of());
+    List<?> reply =
+        (List<?>)
+            redis.run(
+                Scripts.PERMIT_INSPECT,
+                keysOf(spec),
+                List.of(Integer.toString(BulkheadSnapshot.WAITING_LISTED)));
+    int holdersFrom = 2 + 3 * Math.toIntExact(Replies.integer(reply.get(1)));
     return new BulkheadSnapshot(
         spec.name(),
         spec.limit(),
-        Replies.holders(reply, 1),
-        Math.toIntExact(Replies.integer(reply.get(0))));
+        Replies.holders(reply, holdersFrom),
+        Math.toIntExact(Replies.integer(reply.get(0))),
+        Replies.holders(reply.subList(0, holdersFrom), 2));
   }
 
   @Override

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * The promises of the operator's view ({@code inspect} on {@link PermitStore}, {@link LockStore}
  * and {@code RateStore}): it shows the live holders with their JVM, lease and grant time, the queue
  * and the permits left, as every JVM that shares the store sees them; a holder whose lease ran out
- * is left out; and reading takes, grants and hands over nothing.
+ * is left out; the queue's waiters listed in queue order; and reading takes, grants and hands over
+ * nothing.
  *
  * <p>A grant time ({@link Holder#since}) is on the store's clock, between the readings of that
  * clock taken around the call that granted it (for a queued request: around the call that handed it
@@ -64,8 +65,11 @@ public abstract class InspectContract extends StoreContract {
     assertThat(full.holders()).extracting(Holder::request).containsExactlyInAnyOrder(first, second);
     assertThat(full.holders()).extracting(Holder::instance).containsOnly(instanceOf(full));
     assertThat(full.queued()).isEqualTo(1);
+    assertThat(full.waiting()).extracting(Holder::request).containsExactly(waiting);
+    assertThat(full.waiting()).extracting(Holder::instance).containsOnly(instanceOf(full));
     assertThat(full.available()).isZero();
     assertLeases(full.holders(), before, after, LONG_LEASE_MILLIS);
+    assertLeases(full.waiting(), before, after, LONG_LEASE_MILLIS);
     assertGrantTimes(full.holders(), before, after);
     assertThat(permits.inspect(spec)).as("reading twice").isEqualTo(full);
 
@@ -78,6 +82,7 @@ public abstract class InspectContract extends StoreContract {
         .extracting(Holder::request)
         .containsExactlyInAnyOrder(second, waiting);
     assertThat(handedOver.queued()).isZero();
+    assertThat(handedOver.waiting()).isEmpty();
     assertGrantTimes(
         handedOver.holders().stream().filter(h -> h.request() == waiting).toList(),
         beforeRelease,
@@ -102,6 +107,41 @@ public abstract class InspectContract extends StoreContract {
     assertThat(seenHere.holders())
         .extracting(Holder::request)
         .containsExactlyInAnyOrder(mine, theirs);
+  }
+
+  /**
+   * The queue is listed like the holders, in the order it is served, from every JVM: each waiter
+   * with its JVM, request and lease; a waiter handed its permit leaves the list.
+   */
+  @Test
+  public void aBulkheadListsItsWaitersInQueueOrder() {
+    PermitSpec spec = new PermitSpec(NAME, 1, LONG_LEASE_MILLIS);
+    StoreJvm other = anotherJvm();
+    long holder = jvm().newRequestId();
+    long firstWaiter = other.newRequestId();
+    long secondWaiter = jvm().newRequestId();
+    long before = fixture().clockNanos();
+    assertThat(jvm().permits().acquire(spec, holder, true)).isEqualTo(Grant.GRANTED);
+    assertThat(other.permits().acquire(spec, firstWaiter, true)).isEqualTo(Grant.QUEUED);
+    assertThat(jvm().permits().acquire(spec, secondWaiter, true)).isEqualTo(Grant.QUEUED);
+    long after = fixture().clockNanos();
+
+    BulkheadSnapshot queued = jvm().permits().inspect(spec);
+    assertThat(queued.queued()).isEqualTo(2);
+    assertThat(queued.waiting())
+        .extracting(Holder::request)
+        .containsExactly(firstWaiter, secondWaiter);
+    assertThat(queued.waiting().get(0).instance())
+        .isNotEqualTo(queued.waiting().get(1).instance())
+        .isNotEqualTo(queued.holders().get(0).instance());
+    assertThat(queued.waiting().get(1).instance()).isEqualTo(queued.holders().get(0).instance());
+    assertLeases(queued.waiting(), before, after, LONG_LEASE_MILLIS);
+    assertThat(other.permits().inspect(spec)).isEqualTo(queued);
+
+    assertThat(jvm().permits().release(spec, holder)).isTrue();
+    BulkheadSnapshot handedOver = jvm().permits().inspect(spec);
+    assertThat(handedOver.holders()).extracting(Holder::request).containsExactly(firstWaiter);
+    assertThat(handedOver.waiting()).extracting(Holder::request).containsExactly(secondWaiter);
   }
 
   @Test

@@ -9,11 +9,14 @@ import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
 
@@ -100,14 +103,17 @@ public final class DefinitionResolver {
 
   private BulkheadDefinition bulkhead(LimitDeclaration declaration) {
     Members m = members(declaration, false);
-    return new BulkheadDefinition(
-        m.name,
-        declaration.origin(),
-        m.enabled(),
-        m.positiveInt("value"),
-        m.duration("waitingTime", "waiting-time", "waitingTimeUnit", true),
-        m.lease(),
-        m.sources());
+    BulkheadDefinition definition =
+        new BulkheadDefinition(
+            m.name,
+            declaration.origin(),
+            m.enabled(),
+            m.positiveInt("value"),
+            m.duration("waitingTime", "waiting-time", "waitingTimeUnit", true),
+            m.lease(),
+            m.sources());
+    m.failIfInvalid();
+    return definition;
   }
 
   private RateLimitDefinition rateLimit(LimitDeclaration declaration) {
@@ -122,6 +128,7 @@ public final class DefinitionResolver {
             m.enumValue("type", RateLimitType.class),
             m.duration("waitingTime", "waiting-time", "waitingTimeUnit", true),
             m.sources());
+    m.failIfInvalid();
     if (definition.window().toNanos() / definition.value() == 0) {
       throw m.invalid(
           "value",
@@ -136,14 +143,19 @@ public final class DefinitionResolver {
 
   private LockDefinition lock(LimitDeclaration declaration) {
     Members m = members(declaration, true);
-    return new LockDefinition(
-        m.name,
-        declaration.origin(),
-        m.enabled(),
-        declaration.origin().isMethod() ? (LockMode) declaration.member("mode") : LockMode.WRITE,
-        m.duration("waitingTime", "waiting-time", "waitingTimeUnit", true),
-        m.lease(),
-        m.sources());
+    LockDefinition definition =
+        new LockDefinition(
+            m.name,
+            declaration.origin(),
+            m.enabled(),
+            declaration.origin().isMethod()
+                ? (LockMode) declaration.member("mode")
+                : LockMode.WRITE,
+            m.duration("waitingTime", "waiting-time", "waitingTimeUnit", true),
+            m.lease(),
+            m.sources());
+    m.failIfInvalid();
+    return definition;
   }
 
   private Members members(LimitDeclaration declaration, boolean defaultToClass) {
@@ -173,7 +185,11 @@ public final class DefinitionResolver {
     return new Members(kind, declaration, origin, name, new MemberSource(keys, kind, origin, name));
   }
 
-  /** Resolves the members of one definition, recording where each value came from. */
+  /**
+   * Resolves the members of one definition, recording where each value came from. A bad member is
+   * recorded and stands in with a harmless value, so that every bad member of the definition is
+   * reported at once ({@link #failIfInvalid}).
+   */
   private static final class Members {
     private final LimitKind kind;
     private final LimitDeclaration annotation;
@@ -181,6 +197,8 @@ public final class DefinitionResolver {
     private final String name;
     private final MemberSource source;
     private final Map<String, String> sources = new LinkedHashMap<>();
+    private final Set<String> problems = new LinkedHashSet<>();
+    private final Set<String> badMembers = new HashSet<>();
 
     Members(
         LimitKind kind,
@@ -199,8 +217,36 @@ public final class DefinitionResolver {
       return Collections.unmodifiableMap(sources);
     }
 
+    /** Every problem found in the definition, in one exception. */
+    void failIfInvalid() {
+      if (!problems.isEmpty()) {
+        throw new InvalidDefinitionException(String.join(System.lineSeparator(), problems));
+      }
+    }
+
+    private void report(String member, InvalidDefinitionException problem) {
+      badMembers.add(member);
+      problems.add(problem.getMessage());
+    }
+
+    /** {@link MemberSource#find}; a key that cannot be read (a bad shorthand) is reported. */
+    private Optional<MemberSource.Found> find(String member, String namedMember) {
+      try {
+        return source.find(member, namedMember);
+      } catch (InvalidDefinitionException e) {
+        report(member, e);
+        return Optional.empty();
+      }
+    }
+
     boolean enabled() {
-      Optional<MemberSource.Found> found = source.findEnabled();
+      Optional<MemberSource.Found> found;
+      try {
+        found = source.findEnabled();
+      } catch (InvalidDefinitionException e) {
+        report("enabled", e);
+        return true;
+      }
       if (found.isEmpty()) {
         return true;
       }
@@ -215,47 +261,54 @@ public final class DefinitionResolver {
       try {
         enabled = SettingReader.parseBoolean(found.get().raw());
       } catch (IllegalArgumentException e) {
-        throw invalid("enabled", e.getMessage(), found.get());
+        report("enabled", invalid("enabled", e.getMessage(), found.get()));
+        return true;
       }
       sources.put("enabled", found.get().key());
       return enabled;
     }
 
     int positiveInt(String member) {
-      Optional<MemberSource.Found> found = source.find(member, member);
+      Optional<MemberSource.Found> found = find(member, member);
       int value;
       if (found.isPresent()) {
         try {
           value = SettingReader.parseInt(found.get().raw(), 0, Integer.MAX_VALUE);
         } catch (IllegalArgumentException e) {
-          throw invalid(member, e.getMessage(), found.get());
+          report(member, invalid(member, e.getMessage(), found.get()));
+          return 1;
         }
         sources.put(member, found.get().key());
       } else {
         value = (Integer) annotation.member(member);
-        sources.put(member, annotationSource());
+        sources.put(member, annotationSource(member));
       }
       if (value <= 0) {
-        throw invalid(member, value + " must be greater than 0", sources.get(member));
+        report(member, invalid(member, value + " must be greater than 0", sources.get(member)));
+        return 1;
       }
       return value;
     }
 
     Duration duration(String member, String namedMember, String unitMember, boolean zeroAllowed) {
       ChronoUnit unit = (ChronoUnit) annotation.member(unitMember);
-      Optional<MemberSource.Found> unitOverride = source.find(unitMember, null);
+      Duration standIn = zeroAllowed ? Duration.ZERO : Duration.ofMinutes(1);
+      Optional<MemberSource.Found> unitOverride = find(unitMember, null);
       if (unitOverride.isPresent()) {
         try {
           unit = ChronoUnit.valueOf(unitOverride.get().raw().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-          throw invalid(
-              unitMember,
-              "'" + unitOverride.get().raw() + "' is not a ChronoUnit",
-              unitOverride.get());
+          report(
+              member,
+              invalid(
+                  unitMember,
+                  "'" + unitOverride.get().raw() + "' is not a ChronoUnit",
+                  unitOverride.get()));
+          return standIn;
         }
         sources.put(unitMember, unitOverride.get().key());
       }
-      Optional<MemberSource.Found> found = source.find(member, namedMember);
+      Optional<MemberSource.Found> found = find(member, namedMember);
       Duration value;
       String where;
       try {
@@ -263,30 +316,39 @@ public final class DefinitionResolver {
           where = found.get().key();
           value = SettingReader.parseDuration(found.get().raw(), unit);
         } else {
-          where = annotationSource();
+          where = annotationSource(member);
           value = Durations.of((Long) annotation.member(member), unit);
         }
         value.toNanos(); // every store works in nanoseconds or coarser: it must fit
       } catch (IllegalArgumentException e) {
-        throw invalid(
-            member, e.getMessage(), found.map(MemberSource.Found::key).orElse(annotationSource()));
-      } catch (ArithmeticException e) {
-        throw invalid(
+        report(
             member,
-            "is longer than the longest duration Bulwark can keep (about 292 years)",
-            found.map(MemberSource.Found::key).orElse(annotationSource()));
+            invalid(
+                member,
+                e.getMessage(),
+                found.map(MemberSource.Found::key).orElse(annotationSource(member))));
+        return standIn;
+      } catch (ArithmeticException e) {
+        report(
+            member,
+            invalid(
+                member,
+                "is longer than the longest duration Bulwark can keep (about 292 years)",
+                found.map(MemberSource.Found::key).orElse(annotationSource(member))));
+        return standIn;
       }
       sources.put(member, where);
       if (!zeroAllowed && value.isZero()) {
-        throw invalid(member, "must be greater than 0", where);
+        report(member, invalid(member, "must be greater than 0", where));
+        return standIn;
       }
       return value;
     }
 
     <E extends Enum<E>> E enumValue(String member, Class<E> type) {
-      Optional<MemberSource.Found> found = source.find(member, member);
+      Optional<MemberSource.Found> found = find(member, member);
       if (found.isEmpty()) {
-        sources.put(member, annotationSource());
+        sources.put(member, annotationSource(member));
         return type.cast(annotation.member(member));
       }
       try {
@@ -294,13 +356,19 @@ public final class DefinitionResolver {
         sources.put(member, found.get().key());
         return value;
       } catch (IllegalArgumentException e) {
-        throw invalid(
-            member, "'" + found.get().raw() + "' is not a " + type.getSimpleName(), found.get());
+        report(
+            member,
+            invalid(
+                member,
+                "'" + found.get().raw() + "' is not a " + type.getSimpleName(),
+                found.get()));
+        return type.cast(annotation.member(member));
       }
     }
 
-    private String annotationSource() {
-      return annotation.source();
+    /** Where the declaration's value of {@code member} came from (no key of Bulwark's set it). */
+    private String annotationSource(String member) {
+      return annotation.source(member);
     }
 
     /**
@@ -310,16 +378,33 @@ public final class DefinitionResolver {
      */
     Duration lease() {
       Duration lease = duration("lease", "lease", "leaseUnit", false);
-      if (lease.compareTo(MIN_LEASE) < 0) {
-        throw invalid(
+      if (!badMembers.contains("lease") && lease.compareTo(MIN_LEASE) < 0) {
+        report(
             "lease",
-            Durations.format(lease)
-                + " is shorter than the minimum lease of "
-                + Durations.format(MIN_LEASE)
-                + ", the shortest a running call's renewal can keep alive",
-            sources.get("lease"));
+            invalid(
+                "lease",
+                Durations.format(lease)
+                    + " is shorter than the minimum lease of "
+                    + Durations.format(MIN_LEASE)
+                    + ", the shortest a running call's renewal can keep alive",
+                sources.get("lease")));
       }
       return lease;
+    }
+
+    /**
+     * The named key that sets {@code member}: a unit is part of the duration's key, as in {@code
+     * bulwark.bulkhead.<name>.waiting-time=200ms}.
+     */
+    private String namedKey(String member) {
+      String named =
+          switch (member) {
+            case "waitingTime", "waitingTimeUnit" -> "waiting-time";
+            case "windowUnit" -> "window";
+            case "leaseUnit" -> "lease";
+            default -> member;
+          };
+      return "bulwark." + kind.configSegment() + "." + name + "." + named;
     }
 
     InvalidDefinitionException invalid(String member, String problem, MemberSource.Found found) {
@@ -329,13 +414,7 @@ public final class DefinitionResolver {
     InvalidDefinitionException invalid(String member, String problem, String where) {
       String key =
           where.equals(annotation.source()) || where.equals("annotation") || where.equals("default")
-              ? "the "
-                  + where
-                  + " (no config key set; e.g. bulwark."
-                  + kind.configSegment()
-                  + "."
-                  + name
-                  + ")"
+              ? "the " + where + " (no config key set; e.g. " + namedKey(member) + ")"
               : "config key '" + where + "'";
       return new InvalidDefinitionException(
           "Invalid @"

@@ -26,6 +26,9 @@ import java.util.Objects;
  * @param configurable whether Bulwark's config keys may override the members; false for a limit
  *     another integration has already resolved from its own keys (a mapped MicroProfile FT
  *     annotation must enforce exactly the values FT enforces, so Bulwark's keys must not reach it)
+ * @param memberSources where single members came from when not from {@code source}: the config key
+ *     another integration read a member from (e.g. {@code com.acme.Billing/charge/Bulkhead/value}
+ *     for a mapped {@code @Bulkhead}'s value), for the startup table
  */
 public record LimitDeclaration(
     LimitKind kind,
@@ -34,12 +37,26 @@ public record LimitDeclaration(
     Method method,
     Map<String, Object> members,
     String source,
-    boolean configurable) {
+    boolean configurable,
+    Map<String, String> memberSources) {
 
   public LimitDeclaration {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(origin, "origin");
     members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
+    memberSources = Map.copyOf(memberSources);
+  }
+
+  /** A declaration whose given members all came from {@code source}. */
+  public LimitDeclaration(
+      LimitKind kind,
+      Origin origin,
+      Class<?> beanClass,
+      Method method,
+      Map<String, Object> members,
+      String source,
+      boolean configurable) {
+    this(kind, origin, beanClass, method, members, source, configurable, Map.of());
   }
 
   /** A declaration whose members Bulwark's config keys may override. */
@@ -65,6 +82,27 @@ public record LimitDeclaration(
       Map<String, Object> members,
       String source) {
     return new LimitDeclaration(kind, origin, beanClass, method, members, source, false);
+  }
+
+  /**
+   * A settled declaration some of whose members came from config keys another integration read,
+   * each named in {@code memberSources}.
+   */
+  public static LimitDeclaration settled(
+      LimitKind kind,
+      Origin origin,
+      Class<?> beanClass,
+      Method method,
+      Map<String, Object> members,
+      String source,
+      Map<String, String> memberSources) {
+    return new LimitDeclaration(
+        kind, origin, beanClass, method, members, source, false, memberSources);
+  }
+
+  /** Where {@code member}'s given value came from: its own key, else {@link #source}. */
+  public String source(String member) {
+    return memberSources.getOrDefault(member, source);
   }
 
   /** The binding {@code annotation} on {@code method} of {@code beanClass}. */

@@ -1,8 +1,11 @@
 package dev.bulwark.core.engine;
 
 import dev.bulwark.core.config.ConfigLookup;
+import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.SettingReader;
 import dev.bulwark.core.local.LocalStoreProvider;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -29,6 +32,25 @@ public record EngineSettings(
   public static final int DEFAULT_BATCH_MAX_SIZE = 64;
 
   public static final int MAX_BATCH_MAX_SIZE = 1000;
+
+  /** What is wrong with the engine-wide settings, one message per key; none when it starts. */
+  public static List<String> problems(ConfigLookup config) {
+    SettingReader read = SettingReader.of(config);
+    List<Runnable> checks =
+        List.of(
+            () -> read.bool(ENABLED),
+            () -> read.value(FAILURE_POLICY, FailurePolicy::parse),
+            () -> read.integer(BATCH_MAX_SIZE, 1, MAX_BATCH_MAX_SIZE));
+    List<String> problems = new ArrayList<>();
+    for (Runnable check : checks) {
+      try {
+        check.run();
+      } catch (InvalidDefinitionException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    return problems;
+  }
 
   public static EngineSettings from(ConfigLookup config) {
     SettingReader read = SettingReader.of(config);

@@ -5,7 +5,7 @@ import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.GrantListener;
 import dev.bulwark.spi.PermitSpec;
 import dev.bulwark.spi.PermitStore;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,7 +58,11 @@ final class LocalPermits implements PermitStore {
           bulkhead.holders.holders(LocalClock.nowNanos()).stream()
               .map(h -> LocalStore.holder(h.requestId(), h.sinceNanos()))
               .toList(),
-          bulkhead.queue.size());
+          bulkhead.queue.size(),
+          bulkhead.queue.entrySet().stream()
+              .limit(BulkheadSnapshot.WAITING_LISTED)
+              .map(waiter -> LocalStore.holder(waiter.getKey(), waiter.getValue()))
+              .toList());
     }
   }
 
@@ -88,7 +92,9 @@ final class LocalPermits implements PermitStore {
     private final AtomicInteger held = new AtomicInteger();
     private final HolderSet holders;
     private volatile int queued;
-    private final LinkedHashSet<Long> queue = new LinkedHashSet<>();
+
+    /** Queued request ids, in arrival order, each with when it queued (local clock nanos). */
+    private final LinkedHashMap<Long, Long> queue = new LinkedHashMap<>();
 
     Bulkhead(int limit) {
       this.holders = new HolderSet(limit);
@@ -107,20 +113,20 @@ final class LocalPermits implements PermitStore {
         if (!mayQueue) {
           return Grant.REJECTED;
         }
-        queue.add(requestId);
+        queue.putIfAbsent(requestId, LocalClock.nowNanos());
         queued = queue.size();
         // a permit returned between the failed take and the publication above goes to the head
         handOver(limit, requestId, listener);
-        return queue.contains(requestId) ? Grant.QUEUED : Grant.GRANTED;
+        return queue.containsKey(requestId) ? Grant.QUEUED : Grant.GRANTED;
       }
     }
 
     synchronized Grant poll(long requestId) {
-      return queue.contains(requestId) ? Grant.QUEUED : Grant.GRANTED;
+      return queue.containsKey(requestId) ? Grant.QUEUED : Grant.GRANTED;
     }
 
     synchronized Grant cancel(long requestId) {
-      if (!queue.remove(requestId)) {
+      if (queue.remove(requestId) == null) {
         return Grant.GRANTED;
       }
       queued = queue.size();
@@ -143,7 +149,7 @@ final class LocalPermits implements PermitStore {
     /** Grants free permits to the head of the queue; {@code self} is told by its return value. */
     private void handOver(int limit, long self, GrantListener listener) {
       while (!queue.isEmpty() && tryTake(limit)) {
-        Long next = queue.iterator().next();
+        Long next = queue.keySet().iterator().next();
         holders.add(next, limit, LocalClock.nowNanos());
         queue.remove(next);
         queued = queue.size();

@@ -150,6 +150,54 @@ class DefinitionResolverTest {
         .hasMessageContaining("member 'enabled'");
   }
 
+  static class SlowApi {
+    @DistributedBulkhead(name = "slow-api", value = 0)
+    public void call() {}
+  }
+
+  /** A bad annotation value's message names the key that would set that member, to fix it. */
+  @Test
+  void anAnnotationsBadValueNamesTheMembersKey() throws Exception {
+    Method call = SlowApi.class.getMethod("call");
+    assertThatThrownBy(
+            () ->
+                new DefinitionResolver(ConfigLookup.empty())
+                    .bulkhead(
+                        Origin.of(SlowApi.class, call),
+                        call.getAnnotation(DistributedBulkhead.class)))
+        .hasMessageContaining("member 'value'")
+        .hasMessageContaining("e.g. bulwark.bulkhead.slow-api.value)");
+    assertThatThrownBy(
+            () ->
+                new DefinitionResolver(ConfigLookup.empty())
+                    .bulkhead(origin("monthly"), bulkhead("monthly")))
+        .hasMessageContaining("e.g. bulwark.bulkhead." + CLASS + "#monthly.waiting-time)");
+  }
+
+  /** Every bad member of a definition in one report, each with the key it came from. */
+  @Test
+  void everyBadMemberAtOnce() throws Exception {
+    Map<String, String> config =
+        Map.of(
+            "bulwark.bulkhead.legacy-api.value",
+            "ten",
+            "bulwark.bulkhead.legacy-api.lease",
+            "0s",
+            CLASS + "/charge/DistributedBulkhead/waitingTime",
+            "soon");
+    assertThatThrownBy(
+            () ->
+                new DefinitionResolver(ConfigLookup.of(config))
+                    .bulkhead(origin("charge"), bulkhead("charge")))
+        .isInstanceOf(InvalidDefinitionException.class)
+        .hasMessageContaining("member 'value' from config key 'bulwark.bulkhead.legacy-api.value'")
+        .hasMessageContaining(
+            "member 'waitingTime' from config key '"
+                + CLASS
+                + "/charge/DistributedBulkhead/waitingTime'")
+        .hasMessageContaining("member 'lease' from config key 'bulwark.bulkhead.legacy-api.lease'");
+  }
+
   @Test
   void leaseAndWindowMustBePositive() throws Exception {
     assertThatThrownBy(

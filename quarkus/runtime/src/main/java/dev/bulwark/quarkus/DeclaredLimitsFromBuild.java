@@ -2,6 +2,7 @@ package dev.bulwark.quarkus;
 
 import dev.bulwark.cdi.DeclaredLimits;
 import dev.bulwark.cdi.GuardedClasses;
+import dev.bulwark.quarkus.config.StoreKeys;
 import io.quarkus.arc.BeanCreator;
 import io.quarkus.arc.SyntheticCreationalContext;
 import java.util.List;
@@ -20,6 +21,7 @@ public class DeclaredLimitsFromBuild implements BeanCreator<DeclaredLimits> {
   public DeclaredLimits create(SyntheticCreationalContext<DeclaredLimits> context) {
     return GuardedClasses.declared(
         List.of((String[]) context.getParams().get(CLASSES)),
-        Thread.currentThread().getContextClassLoader());
+        Thread.currentThread().getContextClassLoader(),
+        StoreKeys.of());
   }
 }

@@ -38,6 +38,9 @@ final class StorePool {
     try {
       return new HikariDataSource(config);
     } catch (RuntimeException e) {
+      if (HandOver.isPassing(e, false)) {
+        throw HandOver.unavailable(settings, e);
+      }
       throw ConnectFailures.diagnosed(settings, e);
     }
   }

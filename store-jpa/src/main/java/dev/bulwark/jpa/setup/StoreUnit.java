@@ -1,6 +1,7 @@
 package dev.bulwark.jpa.setup;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.bulwark.spi.StoreException;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
 import jakarta.persistence.PersistenceException;
@@ -26,8 +27,36 @@ public record StoreUnit(
 
   private static final String GENERATION = "jakarta.persistence.schema-generation.database.action";
 
-  /** Opens the unit the settings describe, or fails with a message naming the setting at fault. */
+  /** Between two tries of a start that met a hand-over: H2 serves a file again within seconds. */
+  private static final long RETRY_PAUSE_MILLIS = 100;
+
+  /**
+   * Opens the unit the settings describe, or fails with a message naming the setting at fault. A
+   * database passing between processes ({@link HandOver}) is tried again until {@code
+   * bulwark.jpa.connect-timeout} has passed.
+   *
+   * @throws StoreException when the database stayed unavailable that long
+   */
   public static StoreUnit open(JpaSettings settings) {
+    long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
+    while (true) {
+      try {
+        return openOnce(settings);
+      } catch (StoreException unavailable) {
+        if (System.nanoTime() - deadline >= 0) {
+          throw unavailable;
+        }
+        try {
+          Thread.sleep(RETRY_PAUSE_MILLIS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw unavailable;
+        }
+      }
+    }
+  }
+
+  private static StoreUnit openOnce(JpaSettings settings) {
     TableNames names = new TableNames(settings.tablePrefix());
     if (settings.datasource() != null) {
       throw new InvalidJpaSettingException(
@@ -62,6 +91,9 @@ public record StoreUnit(
       return new StoreUnit(factory, dialect, names, pool).probed(settings);
     } catch (SQLException e) {
       pool.close();
+      if (HandOver.isPassing(e, true)) {
+        throw HandOver.unavailable(settings, e);
+      }
       throw new InvalidJpaSettingException(
           "bulwark.jpa.url="
               + settings.redactedUrl()
@@ -69,8 +101,15 @@ public record StoreUnit(
               + ConnectFailures.sanitized(e.getMessage(), settings)
               + ")",
           e);
+    } catch (StoreException | InvalidJpaSettingException e) {
+      pool.close();
+      throw e;
     } catch (RuntimeException e) {
       pool.close();
+      // the provider's boot reads the database's metadata too
+      if (HandOver.isPassing(e, true)) {
+        throw HandOver.unavailable(settings, e);
+      }
       throw e;
     }
   }

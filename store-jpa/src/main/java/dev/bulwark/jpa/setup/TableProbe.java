@@ -20,6 +20,8 @@ final class TableProbe {
    * Reads each table once through the mapping of {@code factory}.
    *
    * @throws InvalidJpaSettingException naming the table prefix and the shipped DDL
+   * @throws dev.bulwark.spi.StoreException when the connection went away while reading (an H2 file
+   *     changing its serving process)
    */
   static void readEach(
       EntityManagerFactory factory, JpaSettings settings, TableNames names, Dialect dialect) {
@@ -33,6 +35,9 @@ final class TableProbe {
         em.close();
       } catch (PersistenceException e) {
         em.close();
+        if (HandOver.isPassing(e, true)) {
+          throw HandOver.unavailable(settings, e);
+        }
         throw new InvalidJpaSettingException(
             settings.describe()
                 + ": the store's tables (bulwark.jpa.table-prefix="

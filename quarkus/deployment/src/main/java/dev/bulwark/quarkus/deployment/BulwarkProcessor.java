@@ -5,8 +5,6 @@ import dev.bulwark.cdi.GuardedClasses;
 import dev.bulwark.cdi.InterceptorPlacement;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.quarkus.DeclaredLimitsFromBuild;
-import dev.bulwark.quarkus.config.NamedKeyCheck;
-import io.quarkus.arc.deployment.AdditionalBeanBuildItem;
 import io.quarkus.arc.deployment.AnnotationsTransformerBuildItem;
 import io.quarkus.arc.deployment.BeanArchiveIndexBuildItem;
 import io.quarkus.arc.deployment.SyntheticBeanBuildItem;
@@ -45,12 +43,6 @@ class BulwarkProcessor {
   @BuildStep
   GuardedClassesBuildItem guardedClasses(BeanArchiveIndexBuildItem beanArchive) {
     return new GuardedClassesBuildItem(GuardedClassScan.scan(beanArchive.getIndex()));
-  }
-
-  /** Checks the members of the named limit keys when the application starts. */
-  @BuildStep
-  AdditionalBeanBuildItem namedKeyCheck() {
-    return AdditionalBeanBuildItem.unremovableOf(NamedKeyCheck.class);
   }
 
   /** The declared limits, resolved when the application starts, with its runtime config. */

@@ -15,6 +15,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -45,6 +47,7 @@ class LimitsReaderTest {
         .extracting(LimitView::kind, LimitView::name)
         .containsExactlyInAnyOrder(
             org.assertj.core.groups.Tuple.tuple("bulkhead", "reports"),
+            org.assertj.core.groups.Tuple.tuple("bulkhead", "single"),
             org.assertj.core.groups.Tuple.tuple("rate-limit", "off"),
             org.assertj.core.groups.Tuple.tuple("lock", "accounts"));
 
@@ -84,6 +87,41 @@ class LimitsReaderTest {
         .hasMessageContaining("'nobody'");
   }
 
+  @Test
+  void aBulkheadListsItsQueueLikeItsHolders() throws InterruptedException {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread holder = new Thread(() -> guarded.single(entered, release));
+    holder.start();
+    assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+    CountDownLatch waiterEntered = new CountDownLatch(1);
+    Thread waiter = new Thread(() -> guarded.single(waiterEntered, release));
+    waiter.start();
+    try {
+      LimitsReader reader = new LimitsReader(runtime.engine(), null);
+      LiveState live = limit(reader.page(), "single").live();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (live.queued() == 0 && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+        live = limit(reader.page(), "single").live();
+      }
+      assertThat(live.queued()).isEqualTo(1);
+      assertThat(live.holders()).hasSize(1);
+      assertThat(live.waiting()).hasSize(1);
+      HolderView waiting = live.waiting().get(0);
+      assertThat(waiting.jvm()).isEqualTo(live.holders().get(0).jvm());
+      assertThat(waiting.request()).isNotEqualTo(live.holders().get(0).request());
+      assertThat(waiting.since()).as("the local store records when it queued").isNotNull();
+    } finally {
+      release.countDown();
+      holder.join(10_000);
+      waiter.join(10_000);
+    }
+    assertThat(waiterEntered.getCount()).as("the waiter was handed the permit").isZero();
+    assertThat(limit(new LimitsReader(runtime.engine(), null).page(), "single").live().waiting())
+        .isEmpty();
+  }
+
   private static LimitView limit(LimitsPage page, String name) {
     return page.limits().stream().filter(l -> l.name().equals(name)).findFirst().orElseThrow();
   }
@@ -98,6 +136,16 @@ class LimitsReaderTest {
 
     @DistributedRateLimit(name = "off", value = 5)
     public void limited() {}
+
+    @DistributedBulkhead(name = "single", value = 1, waitingTime = 30_000)
+    public void single(CountDownLatch entered, CountDownLatch release) {
+      entered.countDown();
+      try {
+        release.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
 
     @DistributedLock(name = "accounts")
     public void deposit(@LockKey String account) {}

@@ -4,6 +4,7 @@ import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithName;
+import io.smallrye.config.WithParentName;
 import java.util.Map;
 
 /**
@@ -11,7 +12,8 @@ import java.util.Map;
  * whole: a limit's default name ({@code com.acme.Billing#charge}) holds dots, which a map of groups
  * ({@link BulwarkConfig#bulkhead()}) takes only quoted, while Bulwark reads the key as written.
  * This mapping accepts such keys, so Quarkus does not refuse them; {@link BulwarkConfig} still
- * documents the members, and Bulwark checks the members of each key when the application starts.
+ * documents the members, and Bulwark checks every {@code bulwark.*} key when the application
+ * starts.
  */
 @ConfigMapping(prefix = "bulwark")
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
@@ -28,4 +30,13 @@ public interface NamedLimitKeys {
   /** Every {@code bulwark.lock.*} key, by what follows the prefix. */
   @WithName("lock")
   Map<String, String> lockKeys();
+
+  /**
+   * Every {@code bulwark.*} key, by what follows the prefix: so that Quarkus refuses none of them
+   * on its own, and Bulwark reports every key nobody reads together with every other mistake of the
+   * start, in one failure, rather than Quarkus the first kind and Bulwark the rest on the next
+   * start.
+   */
+  @WithParentName
+  Map<String, String> allKeys();
 }

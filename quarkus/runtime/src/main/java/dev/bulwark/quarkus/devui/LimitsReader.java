@@ -82,12 +82,13 @@ public final class LimitsReader {
         snapshot.available(),
         snapshot.queued(),
         snapshot.holders().stream().map(HolderView::of).toList(),
+        snapshot.waiting().stream().map(HolderView::of).toList(),
         null,
         null);
   }
 
   private static LiveState rateLimit(RateLimitSnapshot snapshot) {
-    return new LiveState(snapshot.limit(), snapshot.available(), null, null, null, null);
+    return new LiveState(snapshot.limit(), snapshot.available(), null, null, null, null, null);
   }
 
   private LiveState lock(String name) {
@@ -96,7 +97,7 @@ public final class LimitsReader {
     for (String key : keys) {
       views.add(LockKeyView.of(engine.registry().lock(name).inspect(key)));
     }
-    return new LiveState(null, null, null, null, views, null);
+    return new LiveState(null, null, null, null, null, views, null);
   }
 
   private static DeclarationView declaration(LimitDefinition definition) {

@@ -33,7 +33,7 @@ public class BulwarkDevUiProcessor {
             .title(PAGE_TITLE)
             .icon("font-awesome-solid:shield-halved")
             .componentLink(COMPONENT)
-            .staticLabel(Integer.toString(guarded.size())));
+            .staticLabel(Integer.toString(GuardedMethods.limits(guarded))));
     return card;
   }
 

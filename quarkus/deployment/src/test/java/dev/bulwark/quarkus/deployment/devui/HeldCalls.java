@@ -5,6 +5,7 @@ import dev.bulwark.DistributedLock;
 import dev.bulwark.DistributedRateLimit;
 import dev.bulwark.LockKey;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -16,6 +17,17 @@ public class HeldCalls {
 
   @DistributedBulkhead(name = "browser-bulkhead", value = 3)
   public void bulkhead(CountDownLatch entered) {
+    entered.countDown();
+    await();
+  }
+
+  /** One permit: a second call waits in the queue while the first is held. */
+  @DistributedBulkhead(
+      name = "browser-queue",
+      value = 1,
+      waitingTime = 60,
+      waitingTimeUnit = ChronoUnit.SECONDS)
+  public void queue(CountDownLatch entered) {
     entered.countDown();
     await();
   }

@@ -30,7 +30,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The Dev UI page in a real browser: a dev-mode application with {@code bulwark.store=redis} and no
  * Redis configured (Dev Services start one), headless Chromium loads Bulwark's page, and finds the
  * limits with their effective values and sources, and live holders of a bulkhead and of a lock key
- * while the test holds those calls open; once released, the holders go.
+ * while the test holds those calls open, and a queued call's row; once released, the holders and
+ * the queue go.
  */
 @EnabledIf(
     value = "browserAndRedisServer",
@@ -69,7 +70,8 @@ class LimitsPageBrowserTest {
         kind: limit.dataset.kind,
         name: limit.dataset.name,
         text: limit.innerText,
-        holders: Array.from(limit.querySelectorAll('tr.holder')).map(row => row.innerText)
+        holders: Array.from(limit.querySelectorAll('tr.holder')).map(row => row.innerText),
+        waiting: Array.from(limit.querySelectorAll('tr.waiter')).map(row => row.innerText)
       }));
       """;
 
@@ -117,6 +119,7 @@ class LimitsPageBrowserTest {
                 List<Map<String, Object>> limits = limits(browser);
                 return holders(limits, "browser-bulkhead").size() == 1
                         && holders(limits, "browser-lock").size() == 1
+                        && waiting(limits, "browser-queue").size() == 1
                     ? limits
                     : null;
               });
@@ -142,6 +145,15 @@ class LimitsPageBrowserTest {
           .containsPattern(STORE_INSTANCE)
           .containsPattern(INSTANT);
 
+      // the queue's waiter has a row like a holder: its JVM, request and lease
+      assertThat((String) limit(held, "browser-queue").orElseThrow().get("text"))
+          .contains("available 0")
+          .contains("queued 1");
+      assertThat(holders(held, "browser-queue")).hasSize(1);
+      assertThat(waiting(held, "browser-queue").get(0))
+          .containsPattern(STORE_INSTANCE)
+          .containsPattern(INSTANT);
+
       Map<String, Object> rate = limit(held, "browser-rate").orElseThrow();
       assertThat((String) rate.get("text")).contains("value=50").contains("limit 50");
 
@@ -153,6 +165,7 @@ class LimitsPageBrowserTest {
                 return limit(limits, "browser-bulkhead").isPresent()
                         && holders(limits, "browser-bulkhead").isEmpty()
                         && holders(limits, "browser-lock").isEmpty()
+                        && waiting(limits, "browser-queue").isEmpty()
                     ? limits
                     : null;
               });
@@ -195,6 +208,11 @@ class LimitsPageBrowserTest {
   @SuppressWarnings("unchecked")
   private static List<String> holders(List<Map<String, Object>> limits, String name) {
     return limit(limits, name).map(l -> (List<String>) l.get("holders")).orElse(List.of());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String> waiting(List<Map<String, Object>> limits, String name) {
+    return limit(limits, name).map(l -> (List<String>) l.get("waiting")).orElse(List.of());
   }
 
   private static String get(String path) throws IOException, InterruptedException {
