@@ -36,6 +36,8 @@ public final class ConfigKeys {
           "bulwark.enabled",
           "bulwark.failure-policy",
           "bulwark.batch.max-size",
+          "bulwark.release",
+          "bulwark.http.problem-responses",
           "bulwark.fault-tolerance.bulkhead.distributed",
           "bulwark.fault-tolerance.rate-limit.distributed");
 
