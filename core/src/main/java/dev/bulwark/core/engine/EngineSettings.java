@@ -40,7 +40,8 @@ public record EngineSettings(
         List.of(
             () -> read.bool(ENABLED),
             () -> read.value(FAILURE_POLICY, FailurePolicy::parse),
-            () -> read.integer(BATCH_MAX_SIZE, 1, MAX_BATCH_MAX_SIZE));
+            () -> read.integer(BATCH_MAX_SIZE, 1, MAX_BATCH_MAX_SIZE),
+            () -> read.value(RELEASE, EngineSettings::postsReleases));
     List<String> problems = new ArrayList<>();
     for (Runnable check : checks) {
       try {
