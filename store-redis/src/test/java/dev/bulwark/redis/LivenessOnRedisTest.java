@@ -51,7 +51,7 @@ class LivenessOnRedisTest {
     List<LivenessRun.Call> calls;
     BulwarkEngine engine = BulwarkEngine.start(ConfigLookup.of(config));
     try {
-      calls = LivenessRun.run(engine.programmatic(), this::every, Duration.ofSeconds(8), BOUND);
+      calls = LivenessRun.run(engine.programmatic(), this::every, 1, Duration.ofSeconds(8), BOUND);
       assertThat(engine.flush(BOUND)).as("flush returns within %s", BOUND).isTrue();
     } finally {
       long closing = System.nanoTime();

@@ -72,10 +72,14 @@ public final class LivenessRun {
   }
 
   /**
-   * Calls for {@code length}, then waits for every call to end (at most the longest waiting time
-   * plus {@code bound} after the run) and returns the record.
+   * Calls for {@code length}, the event loops firing one call on each of their two bulkheads every
+   * {@code fireEveryMillis}, then waits for every call to end (at most the longest waiting time
+   * plus {@code bound} after the run) and returns the record. A store whose batches hold a thread
+   * for a transaction serves fewer calls a second: fire at a rate it serves, since a call queued
+   * behind more than its store can serve waits for its turn in the lane.
    */
-  public static List<Call> run(Bulwark bulwark, Loops loops, Duration length, Duration bound)
+  public static List<Call> run(
+      Bulwark bulwark, Loops loops, long fireEveryMillis, Duration length, Duration bound)
       throws Exception {
     ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
     List<CompletableFuture<?>> asyncCalls = new ArrayList<>();
@@ -101,9 +105,24 @@ public final class LivenessRun {
             "liveness-interrupter");
     interrupter.start();
     List<AutoCloseable> timers = new ArrayList<>();
-    timers.add(fire(bulwark.bulkhead("wide"), WIDE_WAIT_MILLIS, loops, running, calls, asyncCalls));
     timers.add(
-        fire(bulwark.bulkhead("narrow-0"), NARROW_WAIT_MILLIS, loops, running, calls, asyncCalls));
+        fire(
+            bulwark.bulkhead("wide"),
+            WIDE_WAIT_MILLIS,
+            fireEveryMillis,
+            loops,
+            running,
+            calls,
+            asyncCalls));
+    timers.add(
+        fire(
+            bulwark.bulkhead("narrow-0"),
+            NARROW_WAIT_MILLIS,
+            fireEveryMillis,
+            loops,
+            running,
+            calls,
+            asyncCalls));
     try {
       Thread.sleep(length.toMillis());
     } finally {
@@ -148,13 +167,14 @@ public final class LivenessRun {
   private static AutoCloseable fire(
       BulkheadHandle target,
       long waitMillis,
+      long everyMillis,
       Loops loops,
       AtomicBoolean running,
       ConcurrentLinkedQueue<Call> calls,
       List<CompletableFuture<?>> asyncCalls) {
     long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
     return loops.every(
-        1,
+        everyMillis,
         () -> {
           if (!running.get()) {
             return;
