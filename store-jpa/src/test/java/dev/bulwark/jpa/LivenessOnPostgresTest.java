@@ -1,13 +1,10 @@
 package dev.bulwark.jpa;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.tck.LivenessRun;
 import io.vertx.core.Vertx;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -42,19 +39,15 @@ class LivenessOnPostgresTest {
     Map<String, String> config = LivenessRun.limits();
     config.put("bulwark.store", "jpa");
     fixture.config().forEach((key, value) -> config.put("bulwark.jpa." + key, value));
-    List<LivenessRun.Call> calls;
     BulwarkEngine engine = BulwarkEngine.start(ConfigLookup.of(config));
-    try {
-      calls = LivenessRun.run(engine.programmatic(), this::every, 4, Duration.ofSeconds(10), BOUND);
-      assertThat(engine.flush(BOUND)).as("flush returns within %s", BOUND).isTrue();
-    } finally {
-      long closing = System.nanoTime();
-      engine.close();
-      assertThat(Duration.ofNanos(System.nanoTime() - closing))
-          .as("close returns promptly")
-          .isLessThan(BOUND);
-    }
-    LivenessRun.assertLive(calls, BOUND);
+    LivenessRun.check(
+        engine.programmatic(),
+        engine::flush,
+        engine::close,
+        this::every,
+        4,
+        Duration.ofSeconds(10),
+        BOUND);
   }
 
   private AutoCloseable every(long millis, Runnable tick) {

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 
 /**
  * Many limits at once under every kind of caller, for a store's liveness test: six synchronous
@@ -145,6 +146,36 @@ public final class LivenessRun {
         .handle((value, failure) -> null)
         .get(endBy, TimeUnit.NANOSECONDS);
     return new ArrayList<>(calls);
+  }
+
+  /**
+   * The whole check on one engine: {@link #run}, then the engine's flush returns within {@code
+   * bound}, its close returns within {@code bound}, and {@link #assertLive}.
+   *
+   * @param flush the engine's flush: whether it was idle within the timeout
+   * @param close the engine's close
+   */
+  public static void check(
+      Bulwark bulwark,
+      Predicate<Duration> flush,
+      Runnable close,
+      Loops loops,
+      long fireEveryMillis,
+      Duration length,
+      Duration bound)
+      throws Exception {
+    List<Call> calls;
+    try {
+      calls = run(bulwark, loops, fireEveryMillis, length, bound);
+      assertThat(flush.test(bound)).as("flush returns within %s", bound).isTrue();
+    } finally {
+      long closing = System.nanoTime();
+      close.run();
+      assertThat(Duration.ofNanos(System.nanoTime() - closing))
+          .as("close returns promptly")
+          .isLessThan(bound);
+    }
+    assertLive(calls, bound);
   }
 
   /**
