@@ -3,9 +3,10 @@ package dev.bulwark.fttck;
 import java.util.Locale;
 
 /**
- * Which of the module's three runs this JVM is: the surefire execution sets {@code bulwark.tck.run}
- * to its id. The plain run has no Bulwark class on its class path at all; the bridge runs add
- * Bulwark to each deployment and differ only in the store.
+ * Which of the module's three runs this JVM is: the surefire execution sets {@code bulwark-tck.run}
+ * (outside {@code bulwark.}, whose keys the start checks: one nothing reads stops it) to its id.
+ * The plain run has no Bulwark class on its class path at all; the bridge runs add Bulwark to each
+ * deployment and differ only in the store.
  */
 enum TckRun {
   /** SmallRye Fault Tolerance alone: the baseline every bridge run is compared with. */
@@ -15,7 +16,7 @@ enum TckRun {
   /** Every {@code @Bulkhead} cluster-wide on the JPA store (H2 in memory). */
   BRIDGE_JPA;
 
-  static final String PROPERTY = "bulwark.tck.run";
+  static final String PROPERTY = "bulwark-tck.run";
 
   /**
    * The run this JVM was started for; a missing or unknown value fails with the property's name.
