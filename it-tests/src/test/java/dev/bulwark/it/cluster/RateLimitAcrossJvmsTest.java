@@ -52,7 +52,7 @@ class RateLimitAcrossJvmsTest {
     return Stores.shared().filter(JpaUnderTest.class::isInstance);
   }
 
-  // none when -Dbulwark.it.stores names no Redis store
+  // none when -Dbulwark-it.stores names no Redis store
   @ParameterizedTest(name = "{0}", allowZeroInvocations = true)
   @MethodSource("redis")
   @Timeout(value = 180, unit = TimeUnit.SECONDS)

@@ -7,12 +7,13 @@ import java.util.stream.Stream;
 /**
  * The stores every multi-JVM scenario runs on, one test invocation each ({@code @MethodSource}). A
  * store whose server {@link dev.bulwark.tck.TestServices} cannot find skips its invocation only.
- * {@code -Dbulwark.it.stores=jpa-postgresql,jpa-mariadb} runs only the stores named (by their
- * {@code toString()}).
+ * {@code -Dbulwark-it.stores=jpa-postgresql,jpa-mariadb} runs only the stores named (by their
+ * {@code toString()}). Not under {@code bulwark.}: Maven hands a {@code -D} to the tests' JVM,
+ * where the containers' start refuses a {@code bulwark.*} key it does not read.
  */
 public final class Stores {
 
-  public static final String SELECTION = "bulwark.it.stores";
+  public static final String SELECTION = "bulwark-it.stores";
 
   private Stores() {}
 
