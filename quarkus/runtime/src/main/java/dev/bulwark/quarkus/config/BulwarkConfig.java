@@ -55,6 +55,7 @@ public interface BulwarkConfig {
    */
   HttpConfig http();
 
+  /** How a limit's store operations go in batches. */
   BatchConfig batch();
 
   /**
