@@ -24,7 +24,7 @@ import java.util.concurrent.locks.LockSupport;
  * BULWARK_BENCH_REDIS_URL=redis://127.0.0.1:16379 java -jar benchmarks.jar RedisBenchmark
  * </pre>
  *
- * It runs until killed, or for {@code bulwark.bench.relay-seconds} seconds when that is set.
+ * It runs until killed.
  */
 public final class LatencyRelay implements AutoCloseable {
 
@@ -144,8 +144,7 @@ public final class LatencyRelay implements AutoCloseable {
       System.out.printf(
           "latency relay: 127.0.0.1:%d -> %s, %d us each way%n",
           relay.port(), args[0], TimeUnit.NANOSECONDS.toMicros(delay));
-      long seconds = Long.getLong("bulwark.bench.relay-seconds", Long.MAX_VALUE / 1_000_000_000L);
-      Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
+      Thread.currentThread().join(); // until killed
     }
   }
 
