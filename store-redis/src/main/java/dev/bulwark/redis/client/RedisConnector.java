@@ -106,7 +106,7 @@ public final class RedisConnector {
    * left a call of the pipelined path unanswered, and until that is understood a failover keeps the
    * path proven there.
    */
-  public static ScriptPipeline pipeline(RedisSettings settings, RedisConnection connection) {
+  public static ScriptPipeline pipeline(RedisSettings settings) {
     switch (settings.topology()) {
       case CLUSTER:
       case SENTINEL:

@@ -25,8 +25,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * <p>An error reply fails its own call only ({@link JedisDataException}: a script Redis does not
  * know yet, a replica that refuses writes...). A broken connection, or a reply that does not come
  * within the read timeout, fails every call still unanswered with a {@link
- * JedisConnectionException} — each may have run — and the next call connects again (to the primary
- * Sentinel names then).
+ * JedisConnectionException} — each may have run — and the next call connects again (to where {@code
+ * primary} says the server is then).
  */
 public final class ScriptPipeline implements AutoCloseable {
 
