@@ -46,18 +46,24 @@ public final class JpaStore implements BulwarkStore {
 
   private final AutoCloseable resources;
 
+  /** Drops the pooled connections when the database went away: the store's own pool, else none. */
+  private final Runnable dropConnections;
+
   /**
    * @param readCommitted whether every transaction of {@code unitOfWork} runs at READ COMMITTED
    *     already (the store's own pool); else each is set to it
+   * @param dropConnections what drops the pool's connections once the database went away
    */
   private JpaStore(
       UnitOfWork unitOfWork,
       boolean readCommitted,
       Dialect dialect,
       DataSource notifications,
+      Runnable dropConnections,
       JpaSettings settings,
       GrantListener listener,
       AutoCloseable resources) {
+    this.dropConnections = dropConnections;
     String instance = newInstanceId();
     Transactions transactions =
         new Transactions(
@@ -93,9 +99,13 @@ public final class JpaStore implements BulwarkStore {
 
   /**
    * A transaction lost its connection: it may have committed a hand-over to this JVM's waiter whose
-   * telling never came back, so the waiters stop trusting their wake-ups until a look succeeds.
+   * telling never came back, so the waiters stop trusting their wake-ups until a look succeeds. The
+   * pool's other connections are dropped too: a connection HikariCP does not see as broken (H2's,
+   * whose database closed under it) would otherwise fail every call that borrows it within the half
+   * second in which the pool does not check a connection it just had back.
    */
   private void lostConnection() {
+    dropConnections.run();
     WakeUps looks = wakeUps; // null while the store is being built
     if (looks != null) {
       looks.mayHaveLost();
@@ -111,6 +121,7 @@ public final class JpaStore implements BulwarkStore {
         unit.pool() != null,
         unit.dialect(),
         unit.pool(),
+        unit::dropConnections,
         settings,
         listener,
         unit);
@@ -131,7 +142,8 @@ public final class JpaStore implements BulwarkStore {
       JpaSettings settings,
       GrantListener listener,
       AutoCloseable resources) {
-    return new JpaStore(unitOfWork, false, dialect, notifications, settings, listener, resources);
+    return new JpaStore(
+        unitOfWork, false, dialect, notifications, () -> {}, settings, listener, resources);
   }
 
   @Override

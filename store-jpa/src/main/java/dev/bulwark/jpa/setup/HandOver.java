@@ -1,8 +1,8 @@
 package dev.bulwark.jpa.setup;
 
+import dev.bulwark.jpa.tx.Failure;
 import dev.bulwark.spi.StoreException;
 import java.sql.SQLException;
-import java.util.Set;
 
 /**
  * A database that is there but passing its file from one process to another: an H2 file shared with
@@ -12,9 +12,6 @@ import java.util.Set;
  * retried, and reported as the store being unavailable, never as a setting at fault.
  */
 final class HandOver {
-
-  /** H2: the connection broke, the database closed, or it is shutting down. */
-  private static final Set<Integer> H2_GONE = Set.of(90067, 90098, 90121);
 
   /** H2: the file is locked by a process that touched its lock file lately. */
   private static final int H2_IN_USE = 90020;
@@ -30,7 +27,7 @@ final class HandOver {
   static boolean isPassing(Throwable failure, boolean connected) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof SQLException sql) {
-        if (H2_GONE.contains(sql.getErrorCode())) {
+        if (Failure.h2ConnectionGone(sql)) {
           return true;
         }
         if (sql.getErrorCode() == H2_IN_USE

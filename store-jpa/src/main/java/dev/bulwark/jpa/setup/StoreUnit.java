@@ -31,6 +31,16 @@ public record StoreUnit(
   private static final long RETRY_PAUSE_MILLIS = 100;
 
   /**
+   * Drops every connection of the store's own pool (those in use once they come back), so that the
+   * next calls connect anew; nothing when the store runs on the application's unit.
+   */
+  public void dropConnections() {
+    if (pool != null && pool.getHikariPoolMXBean() != null) {
+      pool.getHikariPoolMXBean().softEvictConnections();
+    }
+  }
+
+  /**
    * Opens the unit the settings describe, or fails with a message naming the setting at fault. A
    * database passing between processes ({@link HandOver}) is tried again until {@code
    * bulwark.jpa.connect-timeout} has passed.

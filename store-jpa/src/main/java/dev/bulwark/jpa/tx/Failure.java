@@ -8,6 +8,7 @@ import java.net.SocketException;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
+import java.util.Set;
 
 /** What a failed transaction means for the store, read from the exception and its causes. */
 public enum Failure {
@@ -47,6 +48,20 @@ public enum Failure {
     return code == 1213 || code == 1205 || code == 1062 || code == 1020;
   }
 
+  /**
+   * H2's codes for a connection whose database went away: the connection broke (90067), the
+   * database was closed (90098), or it is shutting down (90121). An embedded or {@code AUTO_SERVER}
+   * database closes under its connections when its serving process dies or the JVM stops; they
+   * carry no SQLState of class 08, so they are named here.
+   */
+  private static final Set<Integer> H2_CONNECTION_GONE = Set.of(90067, 90098, 90121);
+
+  /** Whether {@code sql} is H2 saying that the connection's database went away. */
+  public static boolean h2ConnectionGone(SQLException sql) {
+    return H2_CONNECTION_GONE.contains(sql.getErrorCode())
+        && String.valueOf(sql.getSQLState()).equals(String.valueOf(sql.getErrorCode()));
+  }
+
   public static Failure of(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (poolExhausted(t)) {
@@ -60,7 +75,7 @@ public enum Failure {
       }
       if (t instanceof SQLException sql) {
         String state = sql.getSQLState();
-        if (state != null && state.startsWith("08")) {
+        if (state != null && state.startsWith("08") || h2ConnectionGone(sql)) {
           return UNREACHABLE;
         }
         if (conflictState(state) || conflictCode(sql.getErrorCode())) {
