@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -46,11 +45,6 @@ class CleanLogIT {
   }
 
   @Test
-  @Disabled(
-      "unfinished: H2's shutdown hook closes an AUTO_SERVER file at SIGTERM while the JPA store's"
-          + " wake-up thread still queries (HHH000247 90121); DB_CLOSE_ON_EXIT=FALSE is refused"
-          + " with AUTO_SERVER=TRUE, so the store must stop first or stop querying a closed"
-          + " database quietly")
   void jpaStoreOnAnH2File() throws Exception {
     Path file = Path.of("target", "cleanlog-h2-" + ProcessHandle.current().pid()).toAbsolutePath();
     try {

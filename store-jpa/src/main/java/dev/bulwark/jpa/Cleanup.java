@@ -18,9 +18,11 @@ final class Cleanup implements AutoCloseable {
 
   private final StoreCore core;
   private final ScheduledExecutorService timer;
+  private final JvmStop jvmStop;
 
-  Cleanup(StoreCore core, Duration interval) {
+  Cleanup(StoreCore core, Duration interval, JvmStop jvmStop) {
     this.core = core;
+    this.jvmStop = jvmStop;
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
             task -> {
@@ -44,6 +46,9 @@ final class Cleanup implements AutoCloseable {
   }
 
   private void runQuietly() {
+    if (jvmStop.begun()) {
+      return;
+    }
     try {
       run();
     } catch (RuntimeException e) {

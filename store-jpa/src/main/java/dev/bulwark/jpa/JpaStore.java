@@ -38,6 +38,7 @@ public final class JpaStore implements BulwarkStore {
   private final Renewal renewal;
   private final WakeUps wakeUps;
   private final Cleanup cleanup;
+  private final JvmStop jvmStop;
   private final Duration wakeUpCheckInterval;
   private final Duration reconnectInterval;
 
@@ -92,8 +93,9 @@ public final class JpaStore implements BulwarkStore {
                 && PostgresNotifications.driverVisible()
             ? new PostgresNotifications(notifications, WakeUps.channel(instance))
             : WakeUpSignal.timer();
-    this.wakeUps = new WakeUps(core, listener, signal, settings.wakeUpCheckInterval());
-    this.cleanup = new Cleanup(core, settings.cleanupInterval());
+    this.jvmStop = JvmStop.watchedFor(dialect == Dialect.H2);
+    this.wakeUps = new WakeUps(core, listener, signal, settings.wakeUpCheckInterval(), jvmStop);
+    this.cleanup = new Cleanup(core, settings.cleanupInterval(), jvmStop);
     this.resources = resources;
   }
 
@@ -236,6 +238,7 @@ public final class JpaStore implements BulwarkStore {
       lostBatches.close();
       cleanup.close();
       wakeUps.close();
+      jvmStop.close();
     } finally {
       try {
         resources.close();

@@ -26,6 +26,7 @@ final class WakeUps implements AutoCloseable {
   private final WakeUpSignal signal;
   private final Duration checkInterval;
   private final Thread thread;
+  private final JvmStop jvmStop;
   private volatile boolean running = true;
 
   /**
@@ -36,8 +37,14 @@ final class WakeUps implements AutoCloseable {
 
   private volatile boolean failing;
 
-  WakeUps(StoreCore core, GrantListener listener, WakeUpSignal signal, Duration checkInterval) {
+  WakeUps(
+      StoreCore core,
+      GrantListener listener,
+      WakeUpSignal signal,
+      Duration checkInterval,
+      JvmStop jvmStop) {
     this.core = core;
+    this.jvmStop = jvmStop;
     this.listener = listener;
     this.signal = signal;
     this.checkInterval = checkInterval;
@@ -127,11 +134,13 @@ final class WakeUps implements AutoCloseable {
   }
 
   private void run() {
-    Duration wait = checkInterval;
+    // the first look at once: it is the slow one (the provider prepares its queries), and made
+    // while the application starts it cannot be in flight when a stop closes an H2 database
+    Duration wait = Duration.ZERO;
     while (running) {
       try {
         signal.await(wait);
-        if (running) {
+        if (running && !jvmStop.begun()) {
           deliver();
           wait = checkInterval;
         }
