@@ -80,7 +80,7 @@ public class BulwarkExtension implements Extension {
 
   void declare(@Observes AfterBeanDiscovery discovery) {
     LimitCatalog catalog = new LimitCatalog(new DefinitionResolver(MpConfigLookup.current()));
-    List<String> problems = new ArrayList<>(SettingProblems.current(Set.of()));
+    List<String> problems = new ArrayList<>(SettingProblems.current(StoreKeys.onClassPath()));
     problems.addAll(GuardedClasses.declare(catalog, guarded));
     problems.addAll(catalog.declareAll(mapped));
     if (!problems.isEmpty()) {

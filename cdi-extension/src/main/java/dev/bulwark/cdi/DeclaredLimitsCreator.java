@@ -17,6 +17,7 @@ public class DeclaredLimitsCreator implements SyntheticBeanCreator<DeclaredLimit
   public DeclaredLimits create(Instance<Object> lookup, Parameters params) {
     return GuardedClasses.declared(
         List.of(params.get(CLASSES, String[].class)),
-        Thread.currentThread().getContextClassLoader());
+        Thread.currentThread().getContextClassLoader(),
+        StoreKeys.onClassPath());
   }
 }

@@ -32,17 +32,10 @@ public final class GuardedClasses {
   /**
    * The declared limits of the named classes under the application's config, when it starts.
    *
+   * @param storeKeys every key of the stores the runtime knows, checked with the others
    * @throws DefinitionException naming every invalid or conflicting declaration, and every {@code
    *     bulwark.*} key nobody reads
    * @throws IllegalStateException when a class recorded at build time cannot be loaded
-   */
-  public static DeclaredLimits declared(Collection<String> classNames, ClassLoader loader) {
-    return declared(classNames, loader, Set.of());
-  }
-
-  /**
-   * {@link #declared(Collection, ClassLoader)} on a runtime that knows the stores' keys, which are
-   * then checked with the others.
    */
   public static DeclaredLimits declared(
       Collection<String> classNames, ClassLoader loader, Set<String> storeKeys) {

@@ -39,6 +39,16 @@ class InvalidDefinitionTest {
     return Deployments.bulwark("bad-annotation", BadlyAnnotated.class);
   }
 
+  @Deployment(name = "misspelt-store-key", managed = false)
+  static JavaArchive misspeltStoreKey() {
+    return Deployments.withConfig(
+        Deployments.bulwark("misspelt-store-key", BadlyConfigured.class),
+        Deployments.config(
+            "bulwark.bulkhead.it-bad.value", "zero",
+            "bulwark.redis.urll", "redis://elsewhere:6379",
+            "bulwark.jpa.pool-sise", "4"));
+  }
+
   @ArquillianResource Deployer deployer;
 
   @Test
@@ -61,6 +71,21 @@ class InvalidDefinitionTest {
     assertThat(failure.getMessage())
         .contains(BadlyAnnotated.class.getName() + "#work")
         .contains("'value'");
+  }
+
+  @Test
+  void aMisspeltStoreKeyIsReportedWithTheOtherProblems() {
+    Throwable failure = deployFailure("misspelt-store-key");
+
+    // the stores' keys come from their providers on the class path: a misspelt one would have
+    // been ignored (the store connecting to its default URL)
+    assertThat(failure).isInstanceOf(DefinitionException.class);
+    assertThat(failure.getMessage())
+        .contains(
+            "'bulwark.redis.urll': Bulwark has no such key; did you mean 'bulwark.redis.url'?")
+        .contains(
+            "'bulwark.jpa.pool-sise': Bulwark has no such key; did you mean 'bulwark.jpa.pool-size'?")
+        .contains(BadlyConfigured.class.getName() + "#work");
   }
 
   /** Deploys {@code name}, which must fail; returns the DefinitionException in the chain. */

@@ -4,6 +4,7 @@ import dev.bulwark.redis.client.RedisSettings;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.BulwarkStoreProvider;
 import dev.bulwark.spi.StoreContext;
+import java.util.Set;
 
 /** {@code bulwark.store=redis}. */
 public final class RedisStoreProvider implements BulwarkStoreProvider {
@@ -16,5 +17,10 @@ public final class RedisStoreProvider implements BulwarkStoreProvider {
   @Override
   public BulwarkStore open(StoreContext context) {
     return RedisStore.open(RedisSettings.from(context::config), context.grantListener());
+  }
+
+  @Override
+  public Set<String> keys() {
+    return RedisSettings.KEYS;
   }
 }

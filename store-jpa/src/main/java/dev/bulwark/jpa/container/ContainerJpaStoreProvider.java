@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
@@ -161,5 +162,10 @@ public class ContainerJpaStoreProvider implements BulwarkStoreProvider {
 
   private static Optional<String> setting(Function<String, Optional<String>> config, String name) {
     return config.apply(JpaSettings.key(name)).map(String::trim).filter(v -> !v.isEmpty());
+  }
+
+  @Override
+  public Set<String> keys() {
+    return JpaSettings.KEYS;
   }
 }

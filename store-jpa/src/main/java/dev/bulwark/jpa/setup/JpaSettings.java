@@ -4,8 +4,10 @@ import dev.bulwark.core.config.SettingReader;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The {@code bulwark.jpa.*} configuration, read and checked once when the store opens.
@@ -47,6 +49,27 @@ public record JpaSettings(
 
   public static final String PREFIX = "bulwark.jpa.";
   public static final String DEFAULT_TABLE_PREFIX = "bulwark_";
+
+  /** Every key {@link #from} reads. */
+  public static final Set<String> KEYS =
+      Set.of(
+              "url",
+              "persistence-unit",
+              "datasource",
+              "table-prefix",
+              "schema-generation",
+              "user",
+              "password",
+              "provider",
+              "pool-size",
+              "connect-timeout",
+              "wake-up-check-interval",
+              "cleanup-interval",
+              "reconnect-interval",
+              "max-attempts")
+          .stream()
+          .map(key -> PREFIX + key)
+          .collect(Collectors.toUnmodifiableSet());
 
   private static final Pattern TABLE_PREFIX = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,29}");
 

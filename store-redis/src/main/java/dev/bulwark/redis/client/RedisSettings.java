@@ -12,9 +12,11 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.util.JedisURIHelper;
 
@@ -60,6 +62,31 @@ public record RedisSettings(
     Duration waitReplicasTimeout) {
 
   public static final String PREFIX = "bulwark.redis.";
+
+  /** Every key {@link #from} reads. */
+  public static final Set<String> KEYS =
+      Set.of(
+              "cluster-nodes",
+              "sentinel.nodes",
+              "sentinel.master",
+              "key-prefix",
+              "url",
+              "user",
+              "password",
+              "ssl",
+              "truststore",
+              "truststore-password",
+              "truststore-type",
+              "pool-size",
+              "connect-timeout",
+              "read-timeout",
+              "wake-up-check-interval",
+              "reconnect-interval",
+              "wait-replicas",
+              "wait-replicas-timeout")
+          .stream()
+          .map(key -> PREFIX + key)
+          .collect(Collectors.toUnmodifiableSet());
 
   public enum Topology {
     STANDALONE,
