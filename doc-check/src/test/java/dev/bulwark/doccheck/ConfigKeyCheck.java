@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * name ({@code "bulwark.bulkhead." + name + ".value"}), and every {@code bulwark.*} key a {@code
  * src/main} properties file or a Markdown {@code properties} block sets. A literal named as a meter
  * in {@code docs/operations.md} is a meter, not a key; a tool or test module's own system
- * properties ({@code bulwark.modelcheck.seed}) need only be named in some Markdown file.
+ * properties ({@code bulwark-modelcheck.seed}) need only be named in some Markdown file.
  */
 final class ConfigKeyCheck {
 

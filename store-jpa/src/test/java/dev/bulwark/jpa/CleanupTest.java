@@ -14,11 +14,11 @@ import org.junit.jupiter.api.Test;
  * Many distinct lock keys leave no rows behind: released ones at once, abandoned ones (a JVM that
  * died holding them) once their lease and one cleanup interval have passed; and the fencing
  * counter, which lives on the limit's row, keeps growing across the cleanup. The number of keys is
- * {@code -Dbulwark.test.cleanup-keys} (default 10,000), on H2.
+ * {@code -Dbulwark-test.cleanup-keys} (default 10,000), on H2.
  */
 class CleanupTest {
 
-  private static final int KEYS = Integer.getInteger("bulwark.test.cleanup-keys", 10_000);
+  private static final int KEYS = Integer.getInteger("bulwark-test.cleanup-keys", 10_000);
   private static final Duration LEASE = Duration.ofSeconds(3);
   private static final Duration CLEANUP_INTERVAL = Duration.ofMillis(300);
 

@@ -27,7 +27,7 @@ import redis.clients.jedis.params.SetParams;
  * The rate scripts and the Java arithmetic in core, fed the same calls at the same instants: equal
  * decisions, delays within one tick (the scripts count in micros, Java in nanos), and equal states
  * after every call, including a clock that steps back and, for FIXED and ROLLING, a limit redefined
- * with other permits. The random sequences print their seed; {@code -Dbulwark.test.seed=…} replays
+ * with other permits. The random sequences print their seed; {@code -Dbulwark-test.seed=…} replays
  * one.
  *
  * <p>The scripts run on the test's clock as under {@link ControlledClock}, with one addition: the
@@ -134,7 +134,7 @@ class RateScriptsAgreementTest {
   @ParameterizedTest
   @EnumSource(RateLimitType.class)
   void theyAgreeOnRandomSequences(RateLimitType type, TestRedis test) {
-    String fixed = System.getProperty("bulwark.test.seed");
+    String fixed = System.getProperty("bulwark-test.seed");
     long seed = fixed != null ? Long.parseLong(fixed) : new Random().nextLong();
     System.out.println("RateScriptsAgreementTest " + type + " seed " + seed);
     Random random = new Random(seed);

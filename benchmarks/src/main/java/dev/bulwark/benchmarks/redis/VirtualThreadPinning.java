@@ -37,7 +37,7 @@ import redis.clients.jedis.Jedis;
  * <p>Needs Java 21 or later; the module is compiled for 17, so virtual threads are reached through
  * reflection. On an older JVM it says so and ends with status 2.
  *
- * <p>Arguments: {@code rounds=N} (default 3). {@code -Dbulwark.bench.pinned-stacks=true} prints
+ * <p>Arguments: {@code rounds=N} (default 3). {@code -Dbulwark-bench.pinned-stacks=true} prints
  * every pinned event whole, with its stack (raise Flight Recorder's stack depth, 64 frames, with
  * {@code -XX:FlightRecorderOptions:stackdepth=N} to see deep ones entire).
  */
@@ -226,7 +226,7 @@ public final class VirtualThreadPinning {
           if (event.hasField("pinnedReason")) {
             frame = event.getString("pinnedReason") + ": " + frame;
           }
-          if (Boolean.getBoolean("bulwark.bench.pinned-stacks")) {
+          if (Boolean.getBoolean("bulwark-bench.pinned-stacks")) {
             System.out.println("pinned: " + event);
           }
           frames.merge(frame, 1L, Long::sum);

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Randomised sequences of calls, with and without a clock that steps back, against what must hold
- * for any sequence. The seed is printed; {@code -Dbulwark.test.seed=…} replays one.
+ * for any sequence. The seed is printed; {@code -Dbulwark-test.seed=…} replays one.
  */
 class RateStatePropertiesTest {
 
@@ -24,7 +24,7 @@ class RateStatePropertiesTest {
   private static final long START = 1_700_000_000_000L * MS;
 
   private static long seed() {
-    String fixed = System.getProperty("bulwark.test.seed");
+    String fixed = System.getProperty("bulwark-test.seed");
     return fixed != null ? Long.parseLong(fixed) : new Random().nextLong();
   }
 

@@ -25,18 +25,18 @@ import org.junit.jupiter.api.Test;
  *
  * <p>A step here is a database transaction, several times slower than a Redis script call, so the
  * default depth is 4 for every exploration, two less than the Redis store's deepest. System
- * properties: {@code bulwark.modelcheck.depth} (adds to every exploration's depth), {@code
- * bulwark.modelcheck.runs} and {@code bulwark.modelcheck.steps} (random schedules), {@code
- * bulwark.modelcheck.seed} (replays one schedule). The {@code model-check} profile sets larger
+ * properties: {@code bulwark-modelcheck.depth} (adds to every exploration's depth), {@code
+ * bulwark-modelcheck.runs} and {@code bulwark-modelcheck.steps} (random schedules), {@code
+ * bulwark-modelcheck.seed} (replays one schedule). The {@code model-check} profile sets larger
  * ones.
  */
 class ModelCheckTest {
 
   private static final long LEASE = 30_000;
   private static final long TICK = LEASE * 3 / 5;
-  private static final int EXTRA_DEPTH = Integer.getInteger("bulwark.modelcheck.depth", 0);
-  private static final int RUNS = Integer.getInteger("bulwark.modelcheck.runs", 100);
-  private static final int STEPS = Integer.getInteger("bulwark.modelcheck.steps", 60);
+  private static final int EXTRA_DEPTH = Integer.getInteger("bulwark-modelcheck.depth", 0);
+  private static final int RUNS = Integer.getInteger("bulwark-modelcheck.runs", 100);
+  private static final int STEPS = Integer.getInteger("bulwark-modelcheck.steps", 60);
   private static final List<String> EVERY_ACTION =
       List.of(
           "acquire",
@@ -60,7 +60,7 @@ class ModelCheckTest {
   private static final List<String> BATCH_ACTIONS =
       List.of("batch", "losebatchreply", "resendbatch", "giveupbatch", "diemidbatch");
 
-  private static final int BATCH_DEPTH = Integer.getInteger("bulwark.modelcheck.batch-depth", 3);
+  private static final int BATCH_DEPTH = Integer.getInteger("bulwark-modelcheck.batch-depth", 3);
 
   private ModelCheckDatabase database;
 

@@ -21,18 +21,18 @@ import org.junit.jupiter.api.Test;
  * (re-sent or given up), up to a depth, with every invariant checked after every step and at the
  * end of every sequence. Then seeded random schedules beyond those bounds.
  *
- * <p>System properties: {@code bulwark.modelcheck.depth} (adds to every exploration's depth),
- * {@code bulwark.modelcheck.runs} and {@code bulwark.modelcheck.steps} (random schedules), {@code
- * bulwark.modelcheck.seed} (replays one schedule). The {@code model-check} profile sets larger
+ * <p>System properties: {@code bulwark-modelcheck.depth} (adds to every exploration's depth),
+ * {@code bulwark-modelcheck.runs} and {@code bulwark-modelcheck.steps} (random schedules), {@code
+ * bulwark-modelcheck.seed} (replays one schedule). The {@code model-check} profile sets larger
  * ones.
  */
 class ModelCheckTest {
 
   private static final long LEASE = 30_000;
   private static final long TICK = LEASE * 3 / 5;
-  private static final int EXTRA_DEPTH = Integer.getInteger("bulwark.modelcheck.depth", 0);
-  private static final int RUNS = Integer.getInteger("bulwark.modelcheck.runs", 150);
-  private static final int STEPS = Integer.getInteger("bulwark.modelcheck.steps", 60);
+  private static final int EXTRA_DEPTH = Integer.getInteger("bulwark-modelcheck.depth", 0);
+  private static final int RUNS = Integer.getInteger("bulwark-modelcheck.runs", 150);
+  private static final int STEPS = Integer.getInteger("bulwark-modelcheck.steps", 60);
   private static final List<String> EVERY_ACTION =
       List.of(
           "acquire",
@@ -55,7 +55,7 @@ class ModelCheckTest {
   private static final List<String> BATCH_ACTIONS =
       List.of("batch", "losebatchreply", "resendbatch", "giveupbatch", "diemidbatch");
 
-  private static final int BATCH_DEPTH = Integer.getInteger("bulwark.modelcheck.batch-depth", 5);
+  private static final int BATCH_DEPTH = Integer.getInteger("bulwark-modelcheck.batch-depth", 5);
 
   private ModelCheckSeam seam;
 

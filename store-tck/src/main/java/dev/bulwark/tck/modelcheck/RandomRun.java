@@ -25,11 +25,11 @@ public final class RandomRun {
 
   /**
    * Runs {@code runs} schedules of up to {@code steps} steps, their seeds following one base seed:
-   * {@code bulwark.modelcheck.seed} when set (one run, to replay a failure), else a fresh one,
+   * {@code bulwark-modelcheck.seed} when set (one run, to replay a failure), else a fresh one,
    * printed with the figures. Returns how many steps ran in all.
    */
   public long runSeeded(int runs, int steps) {
-    Long replay = Long.getLong("bulwark.modelcheck.seed");
+    Long replay = Long.getLong("bulwark-modelcheck.seed");
     long base = replay != null ? replay : new SecureRandom().nextLong();
     int count = replay != null ? 1 : runs;
     long started = System.nanoTime();
@@ -102,7 +102,7 @@ public final class RandomRun {
           bounds.name()
               + ", seed "
               + seed
-              + " (replay with -Dbulwark.modelcheck.seed="
+              + " (replay with -Dbulwark-modelcheck.seed="
               + seed
               + "): "
               + e.getMessage()

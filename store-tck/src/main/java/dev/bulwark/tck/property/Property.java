@@ -19,7 +19,7 @@ import java.util.function.Consumer;
  * the try's seed, the shrunk sample and the original one.
  *
  * <p>System properties: {@value #SCALE} multiplies every property's tries (1 by default; a longer
- * run is {@code -Dbulwark.properties.scale=20}); {@value #SEED} runs the one sample of that seed
+ * run is {@code -Dbulwark-properties.scale=20}); {@value #SEED} runs the one sample of that seed
  * instead of random ones, which replays a failure (give it with {@code -Dtest=Class#method}, since
  * every property would run that seed); {@value #SHRINK_SECONDS} bounds the time spent shrinking (30
  * by default, 0 reports the failure as found).
@@ -27,13 +27,13 @@ import java.util.function.Consumer;
 public final class Property {
 
   /** The system property that scales every property's tries. */
-  public static final String SCALE = "bulwark.properties.scale";
+  public static final String SCALE = "bulwark-properties.scale";
 
   /** The system property that replays the try of the seed it gives. */
-  public static final String SEED = "bulwark.properties.seed";
+  public static final String SEED = "bulwark-properties.seed";
 
   /** The system property that bounds shrinking, in seconds. */
-  public static final String SHRINK_SECONDS = "bulwark.properties.shrink-seconds";
+  public static final String SHRINK_SECONDS = "bulwark-properties.shrink-seconds";
 
   private static final int MOST_SHRINK_RUNS = 10_000;
 
