@@ -2,8 +2,11 @@ package dev.bulwark.core.config;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -83,6 +86,15 @@ public final class SettingReader {
     } catch (IllegalArgumentException e) {
       throw invalid(key, e.getMessage());
     }
+  }
+
+  /** The full keys of {@code names} under {@code prefix} ({@code bulwark.redis.} …). */
+  public static Set<String> keys(String prefix, String... names) {
+    Set<String> keys = new TreeSet<>();
+    for (String name : names) {
+      keys.add(prefix + name);
+    }
+    return Collections.unmodifiableSet(keys);
   }
 
   /**

@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * The {@code bulwark.jpa.*} configuration, read and checked once when the store opens.
@@ -52,24 +51,22 @@ public record JpaSettings(
 
   /** Every key {@link #from} reads. */
   public static final Set<String> KEYS =
-      Set.of(
-              "url",
-              "persistence-unit",
-              "datasource",
-              "table-prefix",
-              "schema-generation",
-              "user",
-              "password",
-              "provider",
-              "pool-size",
-              "connect-timeout",
-              "wake-up-check-interval",
-              "cleanup-interval",
-              "reconnect-interval",
-              "max-attempts")
-          .stream()
-          .map(key -> PREFIX + key)
-          .collect(Collectors.toUnmodifiableSet());
+      SettingReader.keys(
+          PREFIX,
+          "url",
+          "persistence-unit",
+          "datasource",
+          "table-prefix",
+          "schema-generation",
+          "user",
+          "password",
+          "provider",
+          "pool-size",
+          "connect-timeout",
+          "wake-up-check-interval",
+          "cleanup-interval",
+          "reconnect-interval",
+          "max-attempts");
 
   private static final Pattern TABLE_PREFIX = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,29}");
 

@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.util.JedisURIHelper;
 
@@ -65,28 +64,26 @@ public record RedisSettings(
 
   /** Every key {@link #from} reads. */
   public static final Set<String> KEYS =
-      Set.of(
-              "cluster-nodes",
-              "sentinel.nodes",
-              "sentinel.master",
-              "key-prefix",
-              "url",
-              "user",
-              "password",
-              "ssl",
-              "truststore",
-              "truststore-password",
-              "truststore-type",
-              "pool-size",
-              "connect-timeout",
-              "read-timeout",
-              "wake-up-check-interval",
-              "reconnect-interval",
-              "wait-replicas",
-              "wait-replicas-timeout")
-          .stream()
-          .map(key -> PREFIX + key)
-          .collect(Collectors.toUnmodifiableSet());
+      SettingReader.keys(
+          PREFIX,
+          "cluster-nodes",
+          "sentinel.nodes",
+          "sentinel.master",
+          "key-prefix",
+          "url",
+          "user",
+          "password",
+          "ssl",
+          "truststore",
+          "truststore-password",
+          "truststore-type",
+          "pool-size",
+          "connect-timeout",
+          "read-timeout",
+          "wake-up-check-interval",
+          "reconnect-interval",
+          "wait-replicas",
+          "wait-replicas-timeout");
 
   public enum Topology {
     STANDALONE,
