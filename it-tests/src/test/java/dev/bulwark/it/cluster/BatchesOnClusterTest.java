@@ -1,11 +1,13 @@
 package dev.bulwark.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bulwark.LockMode;
 import dev.bulwark.RateLimitType;
 import dev.bulwark.core.store.KeyBytes;
 import dev.bulwark.it.support.RedisClusterExtension;
+import dev.bulwark.it.support.RedisServerProcess;
 import dev.bulwark.redis.RedisStore;
 import dev.bulwark.redis.client.RedisSettings;
 import dev.bulwark.spi.Grant;
@@ -14,6 +16,7 @@ import dev.bulwark.spi.Operation;
 import dev.bulwark.spi.Outcome;
 import dev.bulwark.spi.RateDecision;
 import dev.bulwark.spi.RateSpec;
+import dev.bulwark.spi.StoreException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -30,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.args.ClientPauseMode;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
@@ -45,12 +49,18 @@ class BatchesOnClusterTest {
   @RegisterExtension static final RedisClusterExtension CLUSTER = new RedisClusterExtension();
 
   private static RedisSettings settings() {
+    return settings("2s");
+  }
+
+  private static RedisSettings settings(String readTimeout) {
     Map<String, String> config =
         Map.of(
             "bulwark.redis.cluster-nodes",
             CLUSTER.cluster().nodeList(),
             "bulwark.redis.key-prefix",
-            PREFIX);
+            PREFIX,
+            "bulwark.redis.read-timeout",
+            readTimeout);
     return RedisSettings.from(key -> Optional.ofNullable(config.get(key)));
   }
 
@@ -105,6 +115,50 @@ class BatchesOnClusterTest {
 
   @Test
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void aLockBatchThatFailsOnOnePrimaryGivesUpWhatTheOthersGranted() throws Exception {
+    LockSpec orders = new LockSpec("orders", 30_000);
+    // two keys whose slots lie on different primaries
+    String onFirst = "order-0";
+    RedisServerProcess first = CLUSTER.cluster().primaryOf(slotOf("orders", onFirst));
+    int k = 1;
+    while (CLUSTER.cluster().primaryOf(slotOf("orders", "order-" + k)).port() == first.port()) {
+      k++;
+    }
+    String onSecond = "order-" + k;
+    RedisServerProcess second = CLUSTER.cluster().primaryOf(slotOf("orders", onSecond));
+    try (RedisStore store = RedisStore.open(settings("500ms"), (request, token) -> {});
+        RedisStore other = RedisStore.open(settings(), (request, token) -> {});
+        Jedis paused = second.connect()) {
+      // the second primary does not answer scripts for longer than the read timeout
+      paused.clientPause(3_000, ClientPauseMode.WRITE);
+      try {
+        assertThatThrownBy(
+                () ->
+                    store
+                        .locks()
+                        .apply(
+                            orders,
+                            List.of(
+                                Operation.acquire(onFirst, LockMode.WRITE, 1, false),
+                                Operation.acquire(onSecond, LockMode.WRITE, 2, false))))
+            .isInstanceOf(StoreException.class);
+
+        // the first primary granted its part; nobody heard that answer, so it was given up, and
+        // the key is free now, not once the lease of 30 s ran out
+        assertThat(
+                other
+                    .locks()
+                    .apply(orders, List.of(Operation.acquire(onFirst, LockMode.WRITE, 3, false))))
+            .singleElement()
+            .satisfies(grant -> assertThat(grant.isGranted()).isTrue());
+      } finally {
+        paused.clientUnpause();
+      }
+    }
+  }
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void aRateBatchIsOneRememberedCall() {
     RateSpec spec = new RateSpec("partner-api", RateLimitType.FIXED, 3, 60_000_000_000L);
     String replies = PREFIX + "{r:" + spec.name() + "}:replies";
@@ -123,6 +177,13 @@ class BatchesOnClusterTest {
 
   private static String key(int k) {
     return "account-" + k;
+  }
+
+  /** The slot of a lock key of {@code name}. */
+  private static int slotOf(String name, String key) throws NoSuchAlgorithmException {
+    byte[] digest = MessageDigest.getInstance("SHA-256").digest(KeyBytes.of(key));
+    return JedisClusterCRC16.getSlot(
+        "{l:" + name + ":" + HexFormat.of().formatHex(digest, 0, 16) + "}");
   }
 
   /** The slots of the batch's lock keys: hash tag {l:<name>:<128 bits of SHA-256 of the key>}. */

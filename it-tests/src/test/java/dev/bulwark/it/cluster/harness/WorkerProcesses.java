@@ -169,7 +169,13 @@ public final class WorkerProcesses implements AutoCloseable {
         long left = Math.max(0, deadline - System.nanoTime());
         if (!worker.process.waitFor(left, TimeUnit.NANOSECONDS)) {
           throw new AssertionError(
-              worker.name + " still ran after " + timeout + "; stderr: " + tail(worker.stderr));
+              worker.name
+                  + " still ran after "
+                  + timeout
+                  + "; its threads: "
+                  + threadDump(worker)
+                  + "; stderr: "
+                  + tail(worker.stderr));
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -180,6 +186,30 @@ public final class WorkerProcesses implements AutoCloseable {
         throw new AssertionError(failure);
       }
     }
+  }
+
+  /**
+   * Where a worker that outlived its run was waiting: its threads, as {@code jcmd Thread.print}
+   * prints them, written beside its stderr.
+   */
+  private static Path threadDump(Worker worker) {
+    Path dump = worker.stderr.resolveSibling(worker.name + ".threads");
+    String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+    try {
+      Process print =
+          new ProcessBuilder(jcmd, Long.toString(worker.process.pid()), "Thread.print")
+              .redirectErrorStream(true)
+              .redirectOutput(dump.toFile())
+              .start();
+      if (!print.waitFor(30, TimeUnit.SECONDS)) {
+        print.destroyForcibly();
+      }
+    } catch (IOException e) {
+      return dump.resolveSibling(worker.name + ".threads (not taken: " + e.getMessage() + ")");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return dump;
   }
 
   @Override
