@@ -185,7 +185,14 @@ public final class ScriptPipeline implements AutoCloseable {
     unanswered.clear();
     replyDue.signalAll();
     which.setBroken();
-    which.close();
+    try {
+      which.close();
+    } catch (RuntimeException closing) {
+      // Jedis flushes what a failed write left buffered before it closes, and throws when that
+      // fails too (a broken pipe): the calls taken off above must fail all the same, or their
+      // callers would wait for ever
+      failure.addSuppressed(closing);
+    }
     return () -> failed.forEach(call -> call.completeExceptionally(failure));
   }
 
