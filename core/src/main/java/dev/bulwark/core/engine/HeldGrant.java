@@ -142,7 +142,9 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
       released = CompletableFuture.failedFuture(e);
     }
     if (released.isDone()) {
-      released(released.getNow(null), failureOf(released));
+      // the failure first: getNow would throw it, out of the caller's call, instead of reporting it
+      Throwable failure = failureOf(released);
+      released(failure == null ? released.getNow(null) : null, failure);
     } else {
       released.whenComplete(this::released);
     }

@@ -49,6 +49,9 @@ final class BatchingStore implements BulwarkStore {
   /** Set by a test: a bulkhead's withdrawals fail as a store that cannot be reached. */
   volatile boolean cancelsFail;
 
+  /** Set by a test: a bulkhead's releases fail as a store that cannot be reached. */
+  volatile boolean releasesFail;
+
   private BatchingStore(StoreContext context, Duration roundTrip) {
     this.local = new LocalStore(context.grantListener());
     this.roundTripNanos = roundTrip.toNanos();
@@ -113,6 +116,9 @@ final class BatchingStore implements BulwarkStore {
 
       @Override
       public boolean release(PermitSpec spec, long requestId) {
+        if (releasesFail) {
+          throw new StoreException("the test's store refuses releases");
+        }
         return permits.release(spec, requestId);
       }
 
