@@ -16,7 +16,11 @@ final class JvmStop implements AutoCloseable {
   private JvmStop(boolean watch) {
     this.hook = watch ? new Thread(() -> begun = true, "bulwark-jpa-jvm-stop") : null;
     if (hook != null) {
-      Runtime.getRuntime().addShutdownHook(hook);
+      try {
+        Runtime.getRuntime().addShutdownHook(hook);
+      } catch (IllegalStateException stopping) {
+        begun = true; // opened while the JVM stops
+      }
     }
   }
 
