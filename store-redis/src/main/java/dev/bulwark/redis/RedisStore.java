@@ -84,7 +84,7 @@ public final class RedisStore implements BulwarkStore {
                 : null);
     this.calls = calls;
     boolean cluster = settings.topology() == RedisSettings.Topology.CLUSTER;
-    this.pipeline = RedisConnector.pipeline(settings);
+    this.pipeline = RedisConnector.pipeline(settings, connection);
     if (pipeline != null && settings.waitReplicas() == 0) {
       this.offPipeline =
           Executors.newCachedThreadPool(

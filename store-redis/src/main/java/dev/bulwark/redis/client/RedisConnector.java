@@ -100,17 +100,22 @@ public final class RedisConnector {
   }
 
   /**
-   * The store's own pipelined connection to the server, for batches that may be several in flight;
-   * null on a Cluster, whose batches go through the cluster client (slots, redirections), and with
-   * Sentinel, whose batches go through the pool that follows the primary: a multi-JVM failover run
-   * left a call of the pipelined path unanswered, and until that is understood a failover keeps the
-   * path proven there.
+   * The store's own pipelined connection to the primary, for batches that may be several in flight:
+   * the one server, or the primary Sentinel names now (after a failover the connection is made
+   * again to the new one); null on a Cluster, whose batches go through the cluster client (slots,
+   * redirections).
    */
-  public static ScriptPipeline pipeline(RedisSettings settings) {
+  public static ScriptPipeline pipeline(RedisSettings settings, RedisConnection connection) {
     switch (settings.topology()) {
       case CLUSTER:
-      case SENTINEL:
         return null;
+      case SENTINEL:
+        return new ScriptPipeline(
+            connection::currentMaster,
+            configBuilder(settings, settings.user(), settings.password(), -1)
+                .protocol(RedisProtocol.RESP2)
+                .build(),
+            "bulwark-redis-pipeline");
       default:
         int database =
             JedisURIHelper.hasDbIndex(settings.url())
