@@ -6,8 +6,8 @@ import dev.bulwark.Holder;
 import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.cdi.BulwarkRuntime;
 import dev.bulwark.core.config.LimitKind;
+import dev.bulwark.core.engine.Limit;
 import dev.bulwark.core.engine.LimitStats;
-import dev.bulwark.core.registry.LimitRegistry;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -66,7 +66,7 @@ public class LimitsResource {
     }
   }
 
-  private LimitView view(LimitRegistry.Limit limit) {
+  private LimitView view(Limit limit) {
     LimitKind kind = limit.definition().kind();
     String name = limit.definition().name();
     Object cluster =

@@ -15,7 +15,7 @@ import java.util.concurrent.Executor;
  * One bulkhead, built once per name: the entry to its chain. {@link #acquire()} hands back a {@link
  * Permit} whose close releases it.
  */
-public final class BulkheadLimiter {
+public final class BulkheadLimiter implements Limit {
 
   private final BulkheadDefinition definition;
   private final PermitSpec spec;

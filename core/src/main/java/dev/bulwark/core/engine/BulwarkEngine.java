@@ -12,13 +12,9 @@ import dev.bulwark.core.local.LocalStore;
 import dev.bulwark.core.registry.LimitCatalog;
 import dev.bulwark.core.registry.LimitRegistry;
 import dev.bulwark.event.BulwarkListener;
-import dev.bulwark.event.LimitType;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.BulwarkStoreProvider;
 import dev.bulwark.spi.GrantListener;
-import dev.bulwark.spi.LockSpec;
-import dev.bulwark.spi.PermitSpec;
-import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.StoreContext;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -46,7 +42,7 @@ public final class BulwarkEngine implements AutoCloseable {
   private final Batches batches;
 
   private final AsyncScheduler async = new AsyncScheduler();
-  private final LimitChains chains;
+  private final LimitFactory factory;
   private final OutageWatch outage;
   private final OutageProbe probe;
   private final LimitRegistry registry;
@@ -75,12 +71,14 @@ public final class BulwarkEngine implements AutoCloseable {
     BulwarkListener listener = Listeners.combine(builder.listeners);
     this.probe = new OutageProbe(store);
     this.outage = new OutageWatch(settings.storeId(), listener, probe);
-    this.chains = new LimitChains(access, localAccess, settings.failurePolicy(), listener, outage);
+    LimitChains chains =
+        new LimitChains(access, localAccess, settings.failurePolicy(), listener, outage);
+    this.factory = new LimitFactory(store, chains, async, renewer);
     LimitCatalog catalog =
         builder.catalog != null
             ? builder.catalog
             : new LimitCatalog(new DefinitionResolver(config));
-    this.registry = new LimitRegistry(catalog, this);
+    this.registry = new LimitRegistry(catalog, factory);
     this.programmatic = new DefaultBulwark(registry);
   }
 
@@ -180,56 +178,21 @@ public final class BulwarkEngine implements AutoCloseable {
   }
 
   /**
-   * Builds a bulkhead for {@code definition}. The registry calls it once per name; calling it again
-   * builds a second, independent limiter of the same name.
+   * Builds a bulkhead for {@code definition}. The registry builds one per name; calling this builds
+   * a second, independent limiter of the same name.
    */
   public BulkheadLimiter bulkhead(BulkheadDefinition definition) {
-    PermitSpec spec =
-        new PermitSpec(definition.name(), definition.value(), millisAtLeastOne(definition.lease()));
-    keepLeasesAlive(spec.leaseMillis());
-    LimitEvents events = chains.events(LimitType.BULKHEAD, definition.name());
-    BulkheadLimiter limiter =
-        new BulkheadLimiter(
-            definition,
-            spec,
-            chains.bulkhead(definition, spec, events),
-            events,
-            store.permits(),
-            async);
-    DefinitionRecorder.record(
-        "bulkhead '" + spec.name() + "'", spec.definition(), () -> store.permits().define(spec));
-    return limiter;
+    return factory.bulkhead(definition);
   }
 
   /** Builds a rate limiter for {@code definition}; see {@link #bulkhead}. */
   public RateLimiter rateLimiter(RateLimitDefinition definition) {
-    RateSpec spec =
-        new RateSpec(
-            definition.name(),
-            definition.type(),
-            definition.value(),
-            definition.window().toNanos());
-    LimitEvents events = chains.events(LimitType.RATE_LIMIT, definition.name());
-    RateLimiter limiter =
-        new RateLimiter(
-            definition,
-            spec,
-            chains.rateLimit(definition, spec, events),
-            events,
-            store.rates(),
-            async);
-    DefinitionRecorder.record(
-        "rate limit '" + spec.name() + "'", spec.definition(), () -> store.rates().define(spec));
-    return limiter;
+    return factory.rateLimiter(definition);
   }
 
   /** Builds a keyed lock for {@code definition}; see {@link #bulkhead}. */
   public KeyedLock lock(LockDefinition definition) {
-    LockSpec spec = new LockSpec(definition.name(), millisAtLeastOne(definition.lease()));
-    keepLeasesAlive(spec.leaseMillis());
-    LimitEvents events = chains.events(LimitType.LOCK, definition.name());
-    return new KeyedLock(
-        definition, chains.lock(definition, spec, events), events, spec, store.locks(), async);
+    return factory.lock(definition);
   }
 
   /**
@@ -258,21 +221,6 @@ public final class BulwarkEngine implements AutoCloseable {
       access.renewer().close();
     }
     store.close();
-  }
-
-  private void keepLeasesAlive(long leaseMillis) {
-    if (access.renewer() != null) {
-      access.renewer().tickFor(leaseMillis);
-    }
-  }
-
-  /** Rounded up: a store must never see a positive duration as 0 (no lease at all). */
-  private static long millisAtLeastOne(java.time.Duration duration) {
-    if (duration.isZero()) {
-      return 0;
-    }
-    long millis = duration.toMillis();
-    return duration.equals(java.time.Duration.ofMillis(millis)) ? millis : millis + 1;
   }
 
   private static BulwarkStoreProvider provider(

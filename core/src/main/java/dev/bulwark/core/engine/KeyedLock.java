@@ -18,7 +18,7 @@ import java.util.concurrent.Executor;
  * One family of keyed read-write locks, built once per name: the entry to its chain. The guarded
  * code reads a granted lock's fencing token through {@code LockContext}.
  */
-public final class KeyedLock {
+public final class KeyedLock implements Limit {
 
   private final LockDefinition definition;
   private final LimitLink chain;

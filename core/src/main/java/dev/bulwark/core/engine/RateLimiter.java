@@ -11,7 +11,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
 /** One rate limit, built once per name: the entry to its chain. */
-public final class RateLimiter {
+public final class RateLimiter implements Limit {
 
   private final RateLimitDefinition definition;
   private final RateSpec spec;

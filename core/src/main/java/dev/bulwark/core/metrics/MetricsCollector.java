@@ -7,8 +7,8 @@ import dev.bulwark.core.config.RateLimitDefinition;
 import dev.bulwark.core.config.SettingReader;
 import dev.bulwark.core.engine.BulkheadLimiter;
 import dev.bulwark.core.engine.BulwarkEngine;
+import dev.bulwark.core.engine.Limit;
 import dev.bulwark.core.engine.RateLimiter;
-import dev.bulwark.core.registry.LimitRegistry;
 import dev.bulwark.event.BulwarkEvent;
 import dev.bulwark.event.BulwarkListener;
 import dev.bulwark.event.Granted;
@@ -63,7 +63,7 @@ public final class MetricsCollector implements BulwarkListener {
     Map<String, String> store = Map.of(MetricTags.STORE, started.settings().storeId());
     recorder.gauge(Metric.STORE_AVAILABLE, store, () -> started.outage().isEmpty() ? 1 : 0);
     outages = recorder.counter(Metric.STORE_OUTAGES, store);
-    for (LimitRegistry.Limit limit : started.registry().limits()) {
+    for (Limit limit : started.registry().limits()) {
       registerDefinition(started, limit);
     }
   }
@@ -107,7 +107,7 @@ public final class MetricsCollector implements BulwarkListener {
   }
 
   /** Once per limit, whether it was built before {@link #bind} or after. */
-  private void registerDefinition(BulwarkEngine started, LimitRegistry.Limit limit) {
+  private void registerDefinition(BulwarkEngine started, Limit limit) {
     LimitDefinition definition = limit.definition();
     if (!defined.add(definition.kind() + ":" + definition.name())) {
       return;

@@ -1,7 +1,7 @@
 package dev.bulwark.core.metrics;
 
 import dev.bulwark.core.engine.BulwarkEngine;
-import dev.bulwark.core.registry.LimitRegistry;
+import dev.bulwark.core.engine.Limit;
 import dev.bulwark.event.LimitEvent;
 import dev.bulwark.event.LimitType;
 import java.util.EnumMap;
@@ -40,8 +40,7 @@ public final class PerLimit<M> {
   }
 
   /** The limit {@code engine} built under {@code name} for {@code type}, if it built one yet. */
-  public static Optional<LimitRegistry.Limit> built(
-      BulwarkEngine engine, LimitType type, String name) {
+  public static Optional<Limit> built(BulwarkEngine engine, LimitType type, String name) {
     return engine.registry().limits().stream()
         .filter(l -> l.definition().name().equals(name) && l.definition().kind().type() == type)
         .findFirst();

@@ -7,12 +7,11 @@ import dev.bulwark.core.config.LimitKind;
 import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.core.config.RateLimitDefinition;
 import dev.bulwark.core.engine.BulkheadLimiter;
-import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.core.engine.KeyedLock;
-import dev.bulwark.core.engine.LimitStats;
+import dev.bulwark.core.engine.Limit;
+import dev.bulwark.core.engine.LimitFactory;
 import dev.bulwark.core.engine.RateLimiter;
 import java.lang.reflect.Method;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,16 +23,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class LimitRegistry {
 
-  /** A limit and what happened at it so far, for an operator's view. */
-  public record Limit(LimitDefinition definition, LimitStats stats) {}
-
   private final LimitCatalog catalog;
-  private final BulwarkEngine engine;
-  private final Map<LimitCatalog.NameKey, Object> limits = new ConcurrentHashMap<>();
+  private final LimitFactory factory;
+  private final Map<LimitCatalog.NameKey, Limit> limits = new ConcurrentHashMap<>();
 
-  public LimitRegistry(LimitCatalog catalog, BulwarkEngine engine) {
+  public LimitRegistry(LimitCatalog catalog, LimitFactory factory) {
     this.catalog = catalog;
-    this.engine = engine;
+    this.factory = factory;
   }
 
   public LimitCatalog catalog() {
@@ -83,22 +79,12 @@ public final class LimitRegistry {
 
   /** Every limit built so far, with its statistics. */
   public List<Limit> limits() {
-    List<Limit> all = new ArrayList<>();
-    for (Object limit : limits.values()) {
-      if (limit instanceof BulkheadLimiter b) {
-        all.add(new Limit(b.definition(), b.stats()));
-      } else if (limit instanceof RateLimiter r) {
-        all.add(new Limit(r.definition(), r.stats()));
-      } else if (limit instanceof KeyedLock l) {
-        all.add(new Limit(l.definition(), l.stats()));
-      }
-    }
-    return all;
+    return List.copyOf(limits.values());
   }
 
   /** The limit of that kind and name; a name nobody declared is declared for programmatic use. */
-  private Object limitOf(LimitKind kind, String name) {
-    Object limit = limits.get(new LimitCatalog.NameKey(kind, name));
+  private Limit limitOf(LimitKind kind, String name) {
+    Limit limit = limits.get(new LimitCatalog.NameKey(kind, name));
     if (limit != null) {
       return limit;
     }
@@ -108,17 +94,9 @@ public final class LimitRegistry {
             .orElseGet(() -> catalog.declare(LimitDeclaration.programmatic(kind, name))));
   }
 
-  private Object limitOf(LimitDefinition definition) {
+  private Limit limitOf(LimitDefinition definition) {
     LimitCatalog.NameKey key = new LimitCatalog.NameKey(definition.kind(), definition.name());
-    Object limit = limits.get(key);
-    return limit != null ? limit : limits.computeIfAbsent(key, k -> build(definition));
-  }
-
-  private Object build(LimitDefinition definition) {
-    return switch (definition.kind()) {
-      case BULKHEAD -> engine.bulkhead((BulkheadDefinition) definition);
-      case RATE_LIMIT -> engine.rateLimiter((RateLimitDefinition) definition);
-      case LOCK -> engine.lock((LockDefinition) definition);
-    };
+    Limit limit = limits.get(key);
+    return limit != null ? limit : limits.computeIfAbsent(key, k -> factory.build(definition));
   }
 }
