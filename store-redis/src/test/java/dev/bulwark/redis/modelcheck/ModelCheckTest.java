@@ -55,7 +55,20 @@ class ModelCheckTest {
   private static final List<String> BATCH_ACTIONS =
       List.of("batch", "losebatchreply", "resendbatch", "giveupbatch", "diemidbatch");
 
+  /** What an exploration of batches in flight must have run besides every single action. */
+  private static final List<String> IN_FLIGHT_ACTIONS =
+      List.of(
+          "sendbatch",
+          "readbatchreply",
+          "loseoldestbatchreply",
+          "resetconnection",
+          "resendbatch",
+          "giveupbatch");
+
   private static final int BATCH_DEPTH = Integer.getInteger("bulwark-modelcheck.batch-depth", 5);
+
+  private static final int IN_FLIGHT_DEPTH =
+      Integer.getInteger("bulwark-modelcheck.in-flight-depth", 5);
 
   private ModelCheckSeam seam;
 
@@ -156,6 +169,29 @@ class ModelCheckTest {
             1,
             BATCH_DEPTH - 1 + EXTRA_DEPTH),
         BATCH_ACTIONS);
+  }
+
+  /**
+   * Batches in flight: a JVM sends up to two batches (of one request or more) before it reads the
+   * first reply, as the engine pipelines them on Redis; replies are read in order, the oldest may
+   * be lost, or the connection reset with both in flight, each lost batch then re-sent or given up.
+   */
+  @Test
+  void bulkheadOfOneWithBatchesInFlight() {
+    explore(
+        new Bounds(
+            "bulkhead, limit 1, 3 requests on 2 JVMs, 2 batches in flight",
+            Bounds.spread(3, 2, Kind.PERMIT),
+            1,
+            LEASE,
+            TICK,
+            2,
+            1,
+            1,
+            2,
+            2,
+            IN_FLIGHT_DEPTH + EXTRA_DEPTH),
+        IN_FLIGHT_ACTIONS);
   }
 
   @Test

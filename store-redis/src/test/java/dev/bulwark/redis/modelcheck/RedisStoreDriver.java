@@ -104,6 +104,12 @@ final class RedisStoreDriver implements StoreDriver {
         .map(GiveUp.class::cast);
   }
 
+  /** The give-up {@code RedisCalls.runBatchOrGiveUp} sends after the batch script's lost reply. */
+  @Override
+  public Optional<GiveUp> giveUpAfterLosing(List<BatchEntry> entries) {
+    return jvm(entries.get(0).request()).giveUpOf(() -> apply(entries)).map(GiveUp.class::cast);
+  }
+
   @Override
   public void giveUp(int request, GiveUp giveUp) {
     jvm(request).run((ModelCheckJvm.GiveUp) giveUp);

@@ -69,7 +69,7 @@ public sealed interface Action {
           }
           actions.add(new GiveUpRequest(r));
         }
-        case DONE -> {}
+        case SENT, DONE -> {} // a sent caller waits for its batch's reply
       }
     }
     List<Action> steps = List.copyOf(actions);
@@ -95,7 +95,31 @@ public sealed interface Action {
         actions.add(new Die(jvm));
       }
     }
-    if (s.batchesLeft() > 0) {
+    boolean pipelined = bounds.inFlight() > 0;
+    if (s.batchesLeft() > 0 && pipelined) {
+      // sending and reading the reply are steps of their own: a batch answered at once, lost, or
+      // its JVM dying once it was applied are those steps back to back, so not tried as one step
+      for (int jvm = 0; jvm < s.dead().size(); jvm++) {
+        if (!s.isDead(jvm) && s.sentBy(jvm).size() < bounds.inFlight()) {
+          for (List<BatchEntry> entries : BatchChoices.of(bounds, s, jvm, 1)) {
+            actions.add(new SendBatch(entries));
+          }
+        }
+      }
+    }
+    for (int jvm = 0; jvm < s.dead().size(); jvm++) {
+      int sent = s.isDead(jvm) ? 0 : s.sentBy(jvm).size();
+      if (sent > 0) {
+        actions.add(new ReadBatchReply(jvm));
+        if (mayLose) {
+          actions.add(new LoseOldestBatchReply(jvm));
+          if (sent > 1) {
+            actions.add(new ResetConnection(jvm));
+          }
+        }
+      }
+    }
+    if (s.batchesLeft() > 0 && !pipelined) {
       for (int jvm = 0; jvm < s.dead().size(); jvm++) {
         if (s.isDead(jvm)) {
           continue;
@@ -432,7 +456,8 @@ public sealed interface Action {
   /**
    * The first wake-up on its way to the JVM arrives; a waiter it names holds when it may trust the
    * notice ({@link Caller#trustsNoticeAt}). Otherwise the waiter forgets it and polls: that poll is
-   * the {@link Poll} every waiter may take next.
+   * the {@link Poll} every waiter may take next. A caller whose acquire or poll is in flight keeps
+   * a notice it trusts until it reads the reply ({@link Caller#keepsNoticeAt}).
    */
   record Deliver(int jvm) implements Action {
     @Override
@@ -440,6 +465,9 @@ public sealed interface Action {
       WakeUp wakeUp = s.inFlight().get(jvm).get(0);
       ModelState next = s.withoutFirstWakeUp(jvm);
       Caller caller = s.caller(wakeUp.request());
+      if (caller.keepsNoticeAt(s.now())) {
+        return next.with(wakeUp.request(), caller.noticing());
+      }
       return caller.trustsNoticeAt(s.now())
           ? next.with(wakeUp.request(), Caller.holding(caller.leaseUntil()))
           : next;
@@ -562,6 +590,33 @@ public sealed interface Action {
   }
 
   /**
+   * What the callers of a batch the store applied at {@code ranAt} learn from its answers, each as
+   * from the single call. A caller that kept a trusted notice while its batch was in flight ({@link
+   * Caller#noticed}) and reads QUEUED holds: the engine finds the notice once it starts to wait.
+   */
+  static ModelState answered(
+      ModelState s, List<BatchEntry> entries, List<Grant> answers, long ranAt, Bounds bounds) {
+    ModelState next = s;
+    for (int i = 0; i < entries.size(); i++) {
+      int r = entries.get(i).request();
+      Grant grant = answers.get(i);
+      Caller caller = s.caller(r);
+      next =
+          switch (entries.get(i).operation()) {
+            case ACQUIRE -> acquired(next, r, grant, ranAt, bounds);
+            case POLL -> polled(next, r, grant, caller.leaseUntil());
+            case CANCEL -> cancelled(next, r, grant, caller.leaseUntil());
+            case RELEASE -> released(next, r, grant.isGranted(), caller.leaseUntil());
+          };
+      Caller learnt = next.caller(r);
+      if (caller.noticed() && learnt.phase() == Phase.WAITING) {
+        next = next.with(r, Caller.holding(learnt.leaseUntil()));
+      }
+    }
+    return next;
+  }
+
+  /**
    * Several requests of one JVM sent as one batch (the engine's lane): the store applies them one
    * by one in this order, and each caller learns its answer as it would from the single call.
    */
@@ -572,21 +627,7 @@ public sealed interface Action {
 
     @Override
     public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
-      List<Grant> answers = store.apply(entries);
-      ModelState next = s.batching();
-      for (int i = 0; i < entries.size(); i++) {
-        int r = entries.get(i).request();
-        Grant grant = answers.get(i);
-        Caller caller = s.caller(r);
-        next =
-            switch (entries.get(i).operation()) {
-              case ACQUIRE -> acquired(next, r, grant, s.now(), bounds);
-              case POLL -> polled(next, r, grant, caller.leaseUntil());
-              case CANCEL -> cancelled(next, r, grant, caller.leaseUntil());
-              case RELEASE -> released(next, r, grant.isGranted(), caller.leaseUntil());
-            };
-      }
-      return next;
+      return answered(s.batching(), entries, store.apply(entries), s.now(), bounds);
     }
 
     @Override
@@ -747,6 +788,117 @@ public sealed interface Action {
     @Override
     public String toString() {
       return "batch" + entries + ", then its JVM dies";
+    }
+  }
+
+  /**
+   * A JVM sends a batch and the store applies it, but its reply is not read yet: the engine
+   * pipelines up to a few batches of one limit from one JVM, each sent before the reply of the one
+   * before is read. Its callers wait for that reply ({@link ReadBatchReply}); other steps, of this
+   * JVM's other callers too, may come between. The answers are judged here, when the store gave
+   * them: a reply it may never give is a violation at once.
+   */
+  record SendBatch(List<BatchEntry> entries) implements Action {
+    public SendBatch {
+      entries = List.copyOf(entries);
+    }
+
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      List<Grant> answers = store.apply(entries);
+      answered(s, entries, answers, s.now(), bounds); // throws for an answer never to be given
+      ModelState next = s.batching();
+      for (BatchEntry entry : entries) {
+        int r = entry.request();
+        next = next.with(r, s.caller(r).sent(entry.operation(), s.now(), bounds.leaseMillis()));
+      }
+      return next.withSentBatch(
+          new SentBatch(jvmOf(entries, bounds), entries, answers, s.now(), true));
+    }
+
+    @Override
+    public boolean handsOver(Step from, StoreDriver store) {
+      return batchHandsOver(entries, from, store);
+    }
+
+    @Override
+    public boolean reclaims(Step from) {
+      return batchReclaims(entries);
+    }
+
+    @Override
+    public String toString() {
+      return "send batch" + entries;
+    }
+  }
+
+  /**
+   * A JVM reads the reply of its oldest batch in flight (replies come in the order sent): each
+   * caller learns its answer as from the single call.
+   */
+  record ReadBatchReply(int jvm) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      SentBatch batch = s.sentBy(jvm).get(0);
+      return answered(
+          s.withoutSentBatch(batch), batch.entries(), batch.answers(), batch.ranAt(), bounds);
+    }
+
+    @Override
+    public String toString() {
+      return "read reply(jvm " + jvm + ")";
+    }
+  }
+
+  /**
+   * The reply of a JVM's oldest batch in flight is lost (the store applied it whole): its callers
+   * hear a failure, and the batch is then re-sent or given up ({@link LostBatch}), as a batch whose
+   * reply was lost in the step that sent it. The later batches' replies still come.
+   */
+  record LoseOldestBatchReply(int jvm) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      return lost(store, s.losingAReply(), s.sentBy(jvm).get(0));
+    }
+
+    /** {@code batch}, in flight, lost its reply: its callers are pending on the lost batch. */
+    static ModelState lost(StoreDriver store, ModelState s, SentBatch batch) {
+      GiveUp giveUp = store.giveUpAfterLosing(batch.entries()).orElse(null);
+      ModelState next = s.withoutSentBatch(batch);
+      for (BatchEntry entry : batch.entries()) {
+        next =
+            next.with(
+                entry.request(),
+                s.caller(entry.request()).pendingInBatch(entry.operation(), batch.ranAt()));
+      }
+      return next.withLostBatch(
+          new LostBatch(
+              batch.jvm(), batch.entries(), batch.ranAt(), giveUp, true, batch.untouched()));
+    }
+
+    @Override
+    public String toString() {
+      return "oldest batch reply lost(jvm " + jvm + ")";
+    }
+  }
+
+  /**
+   * A JVM's connection is reset with several batches in flight: every one of them loses its reply
+   * at once (one lost-reply event), each then re-sent or given up on its own.
+   */
+  record ResetConnection(int jvm) implements Action {
+    @Override
+    public ModelState apply(StoreDriver store, Bounds bounds, ModelState s) {
+      ModelState next = s.losingAReply();
+      for (SentBatch batch : s.sentBy(jvm)) {
+        next = LoseOldestBatchReply.lost(store, next, batch);
+      }
+      return next;
+    }
+
+    @Override
+    public String toString() {
+      return "connection reset(jvm " + jvm + ")";
     }
   }
 }

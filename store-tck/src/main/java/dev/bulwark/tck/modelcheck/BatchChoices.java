@@ -8,7 +8,8 @@ import java.util.List;
  * #MAX_SIZE}, in every order (the order in which their callers reached the lane, which the store
  * keeps), each with one operation its caller may send now: an acquire while idle, a poll or a
  * cancel while waiting, a release while holding. One operation per request: a caller waits for its
- * answer before it sends the next.
+ * answer before it sends the next (a caller whose batch is in flight is in none). A batch sent in
+ * flight may also hold one request: the engine pipelines batches of any size.
  */
 final class BatchChoices {
 
@@ -18,6 +19,11 @@ final class BatchChoices {
   private BatchChoices() {}
 
   static List<List<BatchEntry>> of(Bounds bounds, ModelState s, int jvm) {
+    return of(bounds, s, jvm, 2);
+  }
+
+  /** The batches of {@code minSize} to {@link #MAX_SIZE} requests. */
+  static List<List<BatchEntry>> of(Bounds bounds, ModelState s, int jvm, int minSize) {
     List<List<BatchEntry>> options = new ArrayList<>();
     for (int r = 0; r < s.callers().size(); r++) {
       if (bounds.requests().get(r).jvm() != jvm) {
@@ -31,24 +37,25 @@ final class BatchChoices {
           ofRequest.add(new BatchEntry(r, Caller.Operation.CANCEL));
         }
         case HOLDING -> ofRequest.add(new BatchEntry(r, Caller.Operation.RELEASE));
-        case PENDING, DONE -> {}
+        case SENT, PENDING, DONE -> {}
       }
       if (!ofRequest.isEmpty()) {
         options.add(ofRequest);
       }
     }
     List<List<BatchEntry>> batches = new ArrayList<>();
-    extend(options, new ArrayList<>(), new boolean[options.size()], batches);
+    extend(options, minSize, new ArrayList<>(), new boolean[options.size()], batches);
     return batches;
   }
 
-  /** Every ordered choice of distinct requests of size 2 to {@link #MAX_SIZE}, depth first. */
+  /** Every ordered choice of distinct requests of size {@code min} to {@link #MAX_SIZE}. */
   private static void extend(
       List<List<BatchEntry>> options,
+      int min,
       List<BatchEntry> prefix,
       boolean[] used,
       List<List<BatchEntry>> out) {
-    if (prefix.size() >= 2) {
+    if (prefix.size() >= min) {
       out.add(List.copyOf(prefix));
     }
     if (prefix.size() == MAX_SIZE) {
@@ -61,7 +68,7 @@ final class BatchChoices {
       used[i] = true;
       for (BatchEntry entry : options.get(i)) {
         prefix.add(entry);
-        extend(options, prefix, used, out);
+        extend(options, min, prefix, used, out);
         prefix.remove(prefix.size() - 1);
       }
       used[i] = false;

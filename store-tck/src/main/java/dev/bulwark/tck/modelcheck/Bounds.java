@@ -8,7 +8,9 @@ import java.util.List;
  * key: one writer), the lease and the clock's step, and how many of the rarer events a sequence may
  * hold: clock steps, JVM deaths, lost replies, and batched steps (several requests of one JVM sent
  * as one store call; a batch whose reply is lost or whose JVM dies mid-batch counts as one, and
- * also as a lost reply or a death). {@code depth} bounds the length of a sequence.
+ * also as a lost reply or a death), and how many batches one JVM may have in flight at once ({@code
+ * inFlight}: sent, applied by the store, their replies not read yet; 0: a batch is answered in the
+ * step that sends it). {@code depth} bounds the length of a sequence.
  *
  * <p>The clock steps by more than half a lease: two steps without a renewal in between let a lease
  * run out, one step with a renewal before it does not.
@@ -23,7 +25,34 @@ public record Bounds(
     int deaths,
     int lostReplies,
     int batches,
+    int inFlight,
     int depth) {
+
+  /** Bounds whose batches are answered in the step that sends them: none in flight. */
+  public Bounds(
+      String name,
+      List<Request> requests,
+      int limit,
+      long leaseMillis,
+      long tickMillis,
+      int ticks,
+      int deaths,
+      int lostReplies,
+      int batches,
+      int depth) {
+    this(
+        name,
+        requests,
+        limit,
+        leaseMillis,
+        tickMillis,
+        ticks,
+        deaths,
+        lostReplies,
+        batches,
+        0,
+        depth);
+  }
 
   /** Bounds without batched steps: every operation is sent alone. */
   public Bounds(
@@ -36,7 +65,7 @@ public record Bounds(
       int deaths,
       int lostReplies,
       int depth) {
-    this(name, requests, limit, leaseMillis, tickMillis, ticks, deaths, lostReplies, 0, depth);
+    this(name, requests, limit, leaseMillis, tickMillis, ticks, deaths, lostReplies, 0, 0, depth);
   }
 
   public Bounds {

@@ -17,6 +17,9 @@ package dev.bulwark.tck.modelcheck;
  *     hint, answered by a poll
  * @param batched while pending: whether the lost reply was a batch's ({@link LostBatch}), whose
  *     re-send or give-up is the batch's, not this caller's alone
+ * @param noticed while sent: a hand-over notice reached it before its reply and was trusted when it
+ *     came; the engine registers a waiter before it asks, so the notice is kept, and a QUEUED
+ *     answer read after it means the hand-over's grant
  */
 public record Caller(
     Phase phase,
@@ -25,7 +28,8 @@ public record Caller(
     Operation pending,
     GiveUp giveUp,
     long trustUntil,
-    boolean batched) {
+    boolean batched,
+    boolean noticed) {
 
   static final long NEVER = Long.MIN_VALUE;
 
@@ -40,33 +44,60 @@ public record Caller(
     RELEASE
   }
 
-  static final Caller IDLE = new Caller(Phase.IDLE, 0, NEVER, null, null, 0, false);
+  static final Caller IDLE = new Caller(Phase.IDLE, 0, NEVER, null, null, 0, false, false);
 
   /** Queued by an acquire that first ran at {@code ranAt}. */
   static Caller queued(long ranAt, long lease) {
-    return new Caller(Phase.WAITING, ranAt + lease, 0, null, null, ranAt + lease / 2, false);
+    return new Caller(Phase.WAITING, ranAt + lease, 0, null, null, ranAt + lease / 2, false, false);
   }
 
   /** Still waiting, its lease now known to run until {@code until}. */
   Caller waiting(long until) {
-    return new Caller(Phase.WAITING, until, 0, null, null, trustUntil, false);
+    return new Caller(Phase.WAITING, until, 0, null, null, trustUntil, false, false);
   }
 
   static Caller holding(long leaseUntil) {
-    return new Caller(Phase.HOLDING, leaseUntil, 0, null, null, 0, false);
+    return new Caller(Phase.HOLDING, leaseUntil, 0, null, null, 0, false, false);
   }
 
   static Caller done(long at) {
-    return new Caller(Phase.DONE, 0, at, null, null, 0, false);
+    return new Caller(Phase.DONE, 0, at, null, null, 0, false, false);
   }
 
   Caller pending(Operation operation, long ranAt, GiveUp giveUp) {
-    return new Caller(Phase.PENDING, leaseUntil, ranAt, operation, giveUp, 0, false);
+    return new Caller(Phase.PENDING, leaseUntil, ranAt, operation, giveUp, 0, false, false);
   }
 
   /** Sent {@code operation} in a batch whose reply was lost; the batch holds the give-up. */
   Caller pendingInBatch(Operation operation, long ranAt) {
-    return new Caller(Phase.PENDING, leaseUntil, ranAt, operation, null, trustUntil, true);
+    return new Caller(Phase.PENDING, leaseUntil, ranAt, operation, null, trustUntil, true, false);
+  }
+
+  /**
+   * Sent {@code operation} in a batch the store applied at {@code ranAt}, its reply not read yet.
+   * An acquire's notices are trusted for half a lease from then, as once queued; a poll keeps the
+   * waiter's window.
+   */
+  Caller sent(Operation operation, long ranAt, long lease) {
+    long trust = operation == Operation.ACQUIRE ? ranAt + lease / 2 : trustUntil;
+    return new Caller(Phase.SENT, leaseUntil, ranAt, operation, null, trust, false, false);
+  }
+
+  /**
+   * Whether a hand-over notice reaching this caller at {@code now}, before the reply of its sent
+   * acquire or poll, is kept as a grant (the engine's {@code GrantSignal}: registered before it
+   * asked, judged by when the notice came). An untrusted one is forgotten: the waiter polls once it
+   * reads a QUEUED answer.
+   */
+  boolean keepsNoticeAt(long now) {
+    return phase == Phase.SENT
+        && (pending == Operation.ACQUIRE || pending == Operation.POLL)
+        && now < trustUntil;
+  }
+
+  /** A trusted notice came while its reply is awaited ({@link #keepsNoticeAt}). */
+  Caller noticing() {
+    return new Caller(phase, leaseUntil, since, pending, giveUp, trustUntil, batched, true);
   }
 
   /** Whether a hand-over notice reaching this caller at {@code now} is taken as a grant. */
@@ -80,7 +111,10 @@ public record Caller(
 
   /** Whether the caller still counts on the request: the store must keep what it was given. */
   boolean cares() {
-    return phase == Phase.WAITING || phase == Phase.HOLDING || phase == Phase.PENDING;
+    return phase == Phase.WAITING
+        || phase == Phase.HOLDING
+        || phase == Phase.PENDING
+        || phase == Phase.SENT;
   }
 
   /** Times relative to {@code now}; whatever lies in the past is all one ("-"). */
@@ -89,6 +123,15 @@ public record Caller(
       case IDLE -> "I";
       case WAITING -> "W" + Times.ahead(leaseUntil, now) + "t" + Times.ahead(trustUntil, now);
       case HOLDING -> "H" + Times.ahead(leaseUntil, now);
+      case SENT ->
+          "S"
+              + pending.name().charAt(0)
+              + Times.ahead(leaseUntil, now)
+              + "@"
+              + Times.ahead(since + lease, now)
+              + "t"
+              + Times.ahead(trustUntil, now)
+              + (noticed ? "n" : "");
       case PENDING ->
           "P"
               + pending.name().charAt(0)

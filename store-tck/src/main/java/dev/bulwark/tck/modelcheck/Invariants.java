@@ -33,6 +33,9 @@ final class Invariants {
       newcomerPassesNoWaiter(from, resend.request(), to);
     } else if (step instanceof Action.Batch batch) {
       newcomersOf(batch.entries(), from, to);
+    } else if (step instanceof Action.SendBatch send) {
+      // judged on what the store answered, which the callers learn when they read the reply
+      newcomersOf(send.entries(), from, Stepper.answeredAtOnce(from, send, bounds, to));
     } else if (step instanceof Action.ResendBatch resend) {
       newcomersOf(from.model().lostBatches().get(resend.lost()).entries(), from, to);
       resentBatchChangesNothing(from, resend, to);

@@ -7,9 +7,9 @@ import java.util.List;
 /**
  * The callers' side of one explored state: the clock, each request as its caller knows it, the JVMs
  * that died, the wake-ups each JVM has not yet received (in the order its channel delivers them),
- * the batches whose reply was lost and that are not yet re-sent or given up, and what is left of
- * the budget of rare events. The store's side is in {@link StoreContents}. Immutable: every action
- * makes a new one.
+ * the batches whose reply was lost and that are not yet re-sent or given up, the batches in flight
+ * (applied, their replies not read yet, in the order sent), and what is left of the budget of rare
+ * events. The store's side is in {@link StoreContents}. Immutable: every action makes a new one.
  */
 public record ModelState(
     long now,
@@ -17,6 +17,7 @@ public record ModelState(
     List<Boolean> dead,
     List<List<WakeUp>> inFlight,
     List<LostBatch> lostBatches,
+    List<SentBatch> sentBatches,
     int ticksLeft,
     int deathsLeft,
     int lostRepliesLeft,
@@ -29,6 +30,7 @@ public record ModelState(
     dead = List.copyOf(dead);
     inFlight = inFlight.stream().map(List::copyOf).toList();
     lostBatches = List.copyOf(lostBatches);
+    sentBatches = List.copyOf(sentBatches);
   }
 
   public static ModelState initial(Bounds bounds, long now) {
@@ -38,6 +40,7 @@ public record ModelState(
         bounds.requests().stream().map(r -> Caller.IDLE).toList(),
         new ArrayList<>(Collections.nCopies(jvms, false)),
         new ArrayList<>(Collections.nCopies(jvms, List.<WakeUp>of())),
+        List.of(),
         List.of(),
         bounds.ticks(),
         bounds.deaths(),
@@ -64,6 +67,7 @@ public record ModelState(
         dead,
         inFlight,
         lostBatches,
+        sentBatches,
         ticksLeft,
         deathsLeft,
         lostRepliesLeft,
@@ -79,6 +83,7 @@ public record ModelState(
         dead,
         inFlight,
         lostBatches,
+        sentBatches,
         ticksLeftAfter,
         deathsLeft,
         lostRepliesLeft,
@@ -94,6 +99,7 @@ public record ModelState(
         dead,
         inFlight,
         lostBatches,
+        sentBatches,
         ticksLeft,
         deathsLeft,
         lostRepliesLeft - 1,
@@ -110,6 +116,7 @@ public record ModelState(
         dead,
         inFlight,
         lostBatches,
+        sentBatches,
         ticksLeft,
         deathsLeft,
         lostRepliesLeft,
@@ -132,26 +139,59 @@ public record ModelState(
     return withLostBatches(next);
   }
 
+  /** A batch was sent and applied: it is in flight, the newest of all. */
+  ModelState withSentBatch(SentBatch batch) {
+    List<SentBatch> next = new ArrayList<>(sentBatches);
+    next.add(batch);
+    return withBatches(lostBatches, next);
+  }
+
+  /** The batches {@code jvm} has in flight, oldest first. */
+  List<SentBatch> sentBy(int jvm) {
+    return sentBatches.stream().filter(batch -> batch.jvm() == jvm).toList();
+  }
+
+  /** The reply of {@code batch}, in flight, was read or lost: it is no longer in flight. */
+  ModelState withoutSentBatch(SentBatch batch) {
+    List<SentBatch> next = new ArrayList<>(sentBatches);
+    next.remove(batch);
+    return withBatches(lostBatches, next);
+  }
+
   /**
    * The store or the clock changed since the lost batches ran (all but the last one, when {@code
-   * butTheLast}: the step that lost it): a re-send may now change things.
+   * butTheLastLost}: the step that lost it) and since the batches in flight were applied (all but
+   * the newest, when {@code butTheLastSent}: the step that sent it): a re-send may now change
+   * things.
    */
-  ModelState lostBatchesTouched(boolean butTheLast) {
-    int count = butTheLast ? lostBatches.size() - 1 : lostBatches.size();
+  ModelState lostBatchesTouched(boolean butTheLastLost, boolean butTheLastSent) {
+    int count = butTheLastLost ? lostBatches.size() - 1 : lostBatches.size();
     List<LostBatch> next = new ArrayList<>(lostBatches);
     for (int i = 0; i < count; i++) {
       next.set(i, next.get(i).touched());
     }
-    return next.equals(lostBatches) ? this : withLostBatches(next);
+    int sentCount = butTheLastSent ? sentBatches.size() - 1 : sentBatches.size();
+    List<SentBatch> sentNext = new ArrayList<>(sentBatches);
+    for (int i = 0; i < sentCount; i++) {
+      sentNext.set(i, sentNext.get(i).touched());
+    }
+    return next.equals(lostBatches) && sentNext.equals(sentBatches)
+        ? this
+        : withBatches(next, sentNext);
   }
 
   private ModelState withLostBatches(List<LostBatch> next) {
+    return withBatches(next, sentBatches);
+  }
+
+  private ModelState withBatches(List<LostBatch> lost, List<SentBatch> inFlightBatches) {
     return new ModelState(
         now,
         callers,
         dead,
         inFlight,
-        next,
+        lost,
+        inFlightBatches,
         ticksLeft,
         deathsLeft,
         lostRepliesLeft,
@@ -161,8 +201,8 @@ public record ModelState(
   }
 
   /**
-   * JVM {@code jvm} dies: its requests end where they are, it hears nothing any more, and the
-   * batches it lost the replies of are neither re-sent nor given up.
+   * JVM {@code jvm} dies: its requests end where they are, it hears nothing any more, the batches
+   * it lost the replies of are neither re-sent nor given up, and those in flight are never read.
    */
   ModelState dying(int jvm, Bounds bounds) {
     List<Caller> next = new ArrayList<>(callers);
@@ -181,6 +221,7 @@ public record ModelState(
         deadNext,
         flightNext,
         lostBatches.stream().filter(lost -> lost.jvm() != jvm).toList(),
+        sentBatches.stream().filter(batch -> batch.jvm() != jvm).toList(),
         ticksLeft,
         deathsLeft - 1,
         lostRepliesLeft,
@@ -221,6 +262,7 @@ public record ModelState(
         dead,
         next,
         lostBatches,
+        sentBatches,
         ticksLeft,
         deathsLeft,
         lostRepliesLeft,
@@ -240,6 +282,7 @@ public record ModelState(
         dead,
         inFlight,
         lostBatches,
+        sentBatches,
         ticksLeft,
         deathsLeft,
         lostRepliesLeft,
@@ -273,6 +316,10 @@ public record ModelState(
     out.append('|');
     for (LostBatch lost : lostBatches) {
       out.append(lost.canonical(now, bounds.leaseMillis())).append(';');
+    }
+    out.append('|');
+    for (SentBatch batch : sentBatches) {
+      out.append(batch.canonical(now, bounds.leaseMillis())).append(';');
     }
     return out.append('|')
         .append(ticksLeft)

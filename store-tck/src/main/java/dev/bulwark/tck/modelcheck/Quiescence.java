@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The end of an explored sequence: nobody may be stuck. Calls and batches whose reply was lost are
- * given up, the clock passes every lease while the surviving JVMs renew (what dead JVMs held runs
- * out), then in rounds every surviving waiter polls — wake-ups still in flight are taken as lost,
- * so waiters learn only by polling — and the holders release. A waiter left queued after its round
- * must find what it waits for held by a live caller; once everyone is done, the store keeps nothing
- * live.
+ * The end of an explored sequence: nobody may be stuck. The replies of batches in flight are read;
+ * calls and batches whose reply was lost are given up, the clock passes every lease while the
+ * surviving JVMs renew (what dead JVMs held runs out), then in rounds every surviving waiter polls
+ * — wake-ups still in flight are taken as lost, so waiters learn only by polling — and the holders
+ * release. A waiter left queued after its round must find what it waits for held by a live caller;
+ * once everyone is done, the store keeps nothing live.
  */
 final class Quiescence {
 
@@ -24,6 +24,9 @@ final class Quiescence {
   /** Drives the store from {@code start} (which it must be in) to the end, checking as it goes. */
   void check(Step start) {
     Step at = start;
+    while (!at.model().sentBatches().isEmpty()) {
+      at = stepper.step(at, new Action.ReadBatchReply(at.model().sentBatches().get(0).jvm()));
+    }
     while (!at.model().lostBatches().isEmpty()) {
       at = stepper.step(at, new Action.GiveUpBatch(0));
     }

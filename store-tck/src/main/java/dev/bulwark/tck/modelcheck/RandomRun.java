@@ -49,8 +49,8 @@ public final class RandomRun {
 
   /**
    * One of {@code enabled}, each single action as likely as the others, and the batches one JVM may
-   * send (sent, lost, or its JVM dying) as likely together as one single action: there are many
-   * more of them, and they would crowd everything else out of a schedule.
+   * send (sent, sent in flight, lost, or its JVM dying) as likely together as one single action:
+   * there are many more of them, and they would crowd everything else out of a schedule.
    */
   private Action pick(List<Action> enabled, Random random) {
     List<Action> singles = new ArrayList<>();
@@ -61,7 +61,9 @@ public final class RandomRun {
               ? b.entries()
               : action instanceof Action.LoseBatchReply l
                   ? l.entries()
-                  : action instanceof Action.DieMidBatch d ? d.entries() : null;
+                  : action instanceof Action.DieMidBatch d
+                      ? d.entries()
+                      : action instanceof Action.SendBatch send ? send.entries() : null;
       if (entries == null) {
         singles.add(action);
       } else {

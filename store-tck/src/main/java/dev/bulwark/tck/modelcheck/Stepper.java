@@ -1,5 +1,7 @@
 package dev.bulwark.tck.modelcheck;
 
+import java.util.List;
+
 /**
  * Takes one step: runs the action against the store (which must be in {@code from}'s state), reads
  * the store's contents and the wake-ups sent, and checks every invariant on the result; for a
@@ -24,7 +26,11 @@ public class Stepper {
   }
 
   public Step step(Step from, Action action) {
-    Step oneAtATime = action instanceof Action.Batch batch ? oneAtATime(from, batch) : null;
+    List<BatchEntry> applied =
+        action instanceof Action.Batch batch
+            ? batch.entries()
+            : action instanceof Action.SendBatch send ? send.entries() : null;
+    Step oneAtATime = applied == null ? null : oneAtATime(from, applied);
     ModelState model = action.apply(store, bounds, from.model());
     StoreContents contents = store.read();
     model = model.sent(store.wakeUps(contents), bounds);
@@ -38,7 +44,9 @@ public class Stepper {
     if (model.now() != from.model().now()
         || action instanceof Action.Renew
         || !contents.sameKeys(from.store())) {
-      model = model.lostBatchesTouched(action instanceof Action.LoseBatchReply);
+      model =
+          model.lostBatchesTouched(
+              action instanceof Action.LoseBatchReply, action instanceof Action.SendBatch);
     }
     Long fence = contents.fence();
     model =
@@ -49,7 +57,7 @@ public class Stepper {
     try {
       invariants.check(from, action, to);
       if (oneAtATime != null) {
-        sameAsOneAtATime(action, oneAtATime, to);
+        sameAsOneAtATime(action, oneAtATime, answeredAtOnce(from, action, to));
       }
     } catch (Violation e) {
       throw new Violation(
@@ -69,9 +77,9 @@ public class Stepper {
    * The batch's operations sent one at a time, in its order, from {@code from} (the store must be
    * in that state, and is put back in it): what the callers learn and what the store keeps.
    */
-  private Step oneAtATime(Step from, Action.Batch batch) {
+  private Step oneAtATime(Step from, List<BatchEntry> entries) {
     ModelState model = from.model();
-    for (BatchEntry entry : batch.entries()) {
+    for (BatchEntry entry : entries) {
       int r = entry.request();
       Action single =
           switch (entry.operation()) {
@@ -85,6 +93,25 @@ public class Stepper {
     StoreContents contents = store.read();
     restore(from);
     return new Step(model, contents);
+  }
+
+  /**
+   * The step {@code to} as its batch's callers learn it: for a batch sent in flight, what its
+   * reply, once read, will tell them (read at once, before anything else happened).
+   */
+  static Step answeredAtOnce(Step from, Action action, Bounds bounds, Step to) {
+    if (!(action instanceof Action.SendBatch send)) {
+      return to;
+    }
+    List<SentBatch> sent = to.model().sentBatches();
+    SentBatch batch = sent.get(sent.size() - 1);
+    return new Step(
+        Action.answered(from.model(), send.entries(), batch.answers(), from.model().now(), bounds),
+        to.store());
+  }
+
+  private Step answeredAtOnce(Step from, Action action, Step to) {
+    return answeredAtOnce(from, action, bounds, to);
   }
 
   /**

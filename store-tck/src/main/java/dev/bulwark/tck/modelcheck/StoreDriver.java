@@ -68,6 +68,16 @@ public interface StoreDriver {
    */
   Optional<GiveUp> applyLosingReply(List<BatchEntry> entries, int step);
 
+  /**
+   * The give-up the store sends when the reply of a batch of {@code entries} in flight, which it
+   * applied whole, is lost (a lost reply, a connection reset), built without sending the batch
+   * again; unrun. None by default: a store that sends no give-up, or whose batches are never in
+   * flight.
+   */
+  default Optional<GiveUp> giveUpAfterLosing(List<BatchEntry> entries) {
+    return Optional.empty();
+  }
+
   /** Runs a give-up that {@link #losingReply} returned. */
   void giveUp(int request, GiveUp giveUp);
 
