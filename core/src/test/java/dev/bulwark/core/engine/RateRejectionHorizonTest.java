@@ -91,8 +91,10 @@ class RateRejectionHorizonTest {
       if (limiter.tryAcquire()) {
         continue; // a FIXED window ended between the two calls: this took the next one's permit
       }
+      // the store's last decision is the rejection: of the second call, or of the first when the
+      // window was already spent (the second is then answered here, from that rejection)
       List<RateReservation> decided = List.copyOf(store[0].reservations);
-      assertThat(decided).as("both calls reached the store").hasSize(before + 2);
+      assertThat(decided).as("the store decided these calls").hasSizeGreaterThan(before);
       RateReservation rejection = decided.get(decided.size() - 1);
       assertThat(rejection.decision().granted()).isFalse();
       if (horizon(rejection) - System.nanoTime() > TimeUnit.MILLISECONDS.toNanos(300)) {
