@@ -1,6 +1,5 @@
 package dev.bulwark.core.engine;
 
-import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -37,15 +36,13 @@ final class AsyncCall {
   static <T> CompletableFuture<T> run(
       LimitLink chain,
       AsyncScheduler async,
-      String key,
-      LockMode mode,
-      long maxWaitNanos,
+      LimitCall call,
       boolean showLock,
       Executor resume,
       Callable<? extends CompletionStage<T>> work) {
     CompletableFuture<T> result = new CompletableFuture<>();
     whenAdmitted(
-        admission(chain, async, key, mode, maxWaitNanos, result),
+        admission(chain, async, call, result),
         resume,
         result,
         async,
@@ -68,14 +65,12 @@ final class AsyncCall {
   static <P> CompletableFuture<P> admit(
       LimitLink chain,
       AsyncScheduler async,
-      String key,
-      LockMode mode,
-      long maxWaitNanos,
+      LimitCall call,
       Executor resume,
       Function<? super LockPermit, P> view) {
     CompletableFuture<P> result = new CompletableFuture<>();
     whenAdmitted(
-        admission(chain, async, key, mode, maxWaitNanos, result),
+        admission(chain, async, call, result),
         resume,
         result,
         async,
@@ -94,14 +89,9 @@ final class AsyncCall {
    * must not wait for the store's answer.
    */
   private static CompletableFuture<LockPermit> admission(
-      LimitLink chain,
-      AsyncScheduler async,
-      String key,
-      LockMode mode,
-      long maxWaitNanos,
-      CompletableFuture<?> caller) {
+      LimitLink chain, AsyncScheduler async, LimitCall call, CompletableFuture<?> caller) {
     if (!EventLoop.isCurrentThread()) {
-      return chain.acquireAsync(key, mode, maxWaitNanos, caller);
+      return chain.acquireAsync(call, caller);
     }
     CompletableFuture<LockPermit> admitted = new CompletableFuture<>();
     try {
@@ -110,7 +100,7 @@ final class AsyncCall {
           .execute(
               () ->
                   chain
-                      .acquireAsync(key, mode, maxWaitNanos, caller)
+                      .acquireAsync(call, caller)
                       .whenComplete(
                           (permit, failure) -> {
                             if (failure != null) {
@@ -120,7 +110,7 @@ final class AsyncCall {
                             }
                           }));
     } catch (RejectedExecutionException closing) {
-      return chain.acquireAsync(key, mode, maxWaitNanos, caller);
+      return chain.acquireAsync(call, caller);
     }
     return admitted;
   }

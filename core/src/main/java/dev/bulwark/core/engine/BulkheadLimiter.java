@@ -82,12 +82,12 @@ public final class BulkheadLimiter implements Limit {
   public Permit acquire(long maxWaitNanos) {
     if (maxWaitNanos > 0 && EventLoop.isCurrentThread()) {
       try {
-        return chain.acquire("", null, 0);
+        return chain.acquire(LimitCall.unkeyed(0));
       } catch (BulkheadFullException e) {
         throw EventLoop.wouldBlock("bulkhead '" + definition.name() + "'", maxWaitNanos, e);
       }
     }
-    return chain.acquire("", null, maxWaitNanos);
+    return chain.acquire(LimitCall.unkeyed(maxWaitNanos));
   }
 
   /** Holders, queue and available permits in the store now (every JVM that shares it). */
@@ -101,7 +101,11 @@ public final class BulkheadLimiter implements Limit {
    */
   public CompletableFuture<Permit> acquireAsync(long maxWaitNanos) {
     return AsyncCall.admit(
-        chain, async, "", null, maxWaitNanos, CallerExecutor.current(inOrder), permit -> permit);
+        chain,
+        async,
+        LimitCall.unkeyed(maxWaitNanos),
+        CallerExecutor.current(inOrder),
+        permit -> permit);
   }
 
   /**
@@ -119,13 +123,14 @@ public final class BulkheadLimiter implements Limit {
    */
   public <T> CompletableFuture<T> callAsync(
       long maxWaitNanos, Executor resume, Callable<? extends CompletionStage<T>> work) {
-    return AsyncCall.run(chain, async, "", null, maxWaitNanos, false, startOn(resume), work);
+    return AsyncCall.run(
+        chain, async, LimitCall.unkeyed(maxWaitNanos), false, startOn(resume), work);
   }
 
   /** Takes a permit only if one is free now; null otherwise. */
   public Permit tryAcquire() {
     try {
-      return chain.acquire("", null, 0);
+      return chain.acquire(LimitCall.unkeyed(0));
     } catch (BulkheadFullException e) {
       return null;
     }

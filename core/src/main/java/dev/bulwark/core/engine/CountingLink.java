@@ -1,6 +1,5 @@
 package dev.bulwark.core.engine;
 
-import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.StoreUnavailableException;
 import java.util.concurrent.CompletableFuture;
@@ -18,10 +17,10 @@ final class CountingLink implements LimitLink {
   }
 
   @Override
-  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+  public LockPermit acquire(LimitCall call) {
     LockPermit permit;
     try {
-      permit = next.acquire(key, mode, maxWaitNanos);
+      permit = next.acquire(call);
     } catch (StoreUnavailableException e) {
       throw e; // counted as a store failure where the policy decided
     } catch (FaultToleranceException e) {
@@ -33,9 +32,8 @@ final class CountingLink implements LimitLink {
   }
 
   @Override
-  public CompletableFuture<LockPermit> acquireAsync(
-      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
-    return next.acquireAsync(key, mode, maxWaitNanos, caller)
+  public CompletableFuture<LockPermit> acquireAsync(LimitCall call, CompletableFuture<?> caller) {
+    return next.acquireAsync(call, caller)
         .whenComplete(
             (permit, failure) -> {
               if (failure == null) {

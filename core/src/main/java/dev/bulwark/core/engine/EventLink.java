@@ -1,6 +1,5 @@
 package dev.bulwark.core.engine;
 
-import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.StoreUnavailableException;
 import dev.bulwark.event.LimitType;
@@ -24,33 +23,32 @@ final class EventLink implements LimitLink {
   }
 
   @Override
-  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+  public LockPermit acquire(LimitCall call) {
     long start = System.nanoTime();
     LockPermit permit;
     try {
-      permit = next.acquire(key, mode, maxWaitNanos);
+      permit = next.acquire(call);
     } catch (FaultToleranceException e) {
       // the store links set the interrupt flag again when they give up
-      rejected(key, e, maxWaitNanos, Thread.currentThread().isInterrupted(), start);
+      rejected(call, e, Thread.currentThread().isInterrupted(), start);
       throw e;
     }
-    return granted(permit, key, start);
+    return granted(permit, call.key(), start);
   }
 
   @Override
-  public CompletableFuture<LockPermit> acquireAsync(
-      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+  public CompletableFuture<LockPermit> acquireAsync(LimitCall call, CompletableFuture<?> caller) {
     long start = System.nanoTime();
-    return next.acquireAsync(key, mode, maxWaitNanos, caller)
+    return next.acquireAsync(call, caller)
         .handle(
             (permit, failure) -> {
               if (failure != null) {
                 if (Stages.unwrap(failure) instanceof FaultToleranceException e) {
-                  rejected(key, e, maxWaitNanos, caller.isDone(), start); // done first: gave up
+                  rejected(call, e, caller.isDone(), start); // done first: gave up
                 }
                 throw Stages.rethrow(failure);
               }
-              return granted(permit, key, start);
+              return granted(permit, call.key(), start);
             });
   }
 
@@ -65,9 +63,8 @@ final class EventLink implements LimitLink {
         : new TimedPermit(permit, key, granted);
   }
 
-  private void rejected(
-      String key, FaultToleranceException e, long maxWaitNanos, boolean gaveUp, long start) {
-    events.rejected(key, reason(e, maxWaitNanos, gaveUp), System.nanoTime() - start);
+  private void rejected(LimitCall call, FaultToleranceException e, boolean gaveUp, long start) {
+    events.rejected(call.key(), reason(e, call.maxWaitNanos(), gaveUp), System.nanoTime() - start);
   }
 
   private RejectionReason reason(FaultToleranceException e, long maxWaitNanos, boolean gaveUp) {

@@ -1,6 +1,5 @@
 package dev.bulwark.core.engine;
 
-import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.StoreUnavailableException;
 import dev.bulwark.spi.StoreException;
@@ -42,25 +41,24 @@ final class FailurePolicyLink implements LimitLink {
   }
 
   @Override
-  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+  public LockPermit acquire(LimitCall call) {
     LockPermit permit;
     try {
-      permit = next.acquire(key, mode, maxWaitNanos);
+      permit = next.acquire(call);
     } catch (FaultToleranceException e) {
       outage.answered(); // a rejection is an answer
       throw e;
     } catch (StoreException e) {
-      LockPermit open = onStoreFailure(e, key);
-      return open != null ? open : localFallback.acquire(key, mode, maxWaitNanos);
+      LockPermit open = onStoreFailure(e, call.key());
+      return open != null ? open : localFallback.acquire(call);
     }
     outage.answered();
     return permit;
   }
 
   @Override
-  public CompletableFuture<LockPermit> acquireAsync(
-      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
-    return next.acquireAsync(key, mode, maxWaitNanos, caller)
+  public CompletableFuture<LockPermit> acquireAsync(LimitCall call, CompletableFuture<?> caller) {
+    return next.acquireAsync(call, caller)
         .handle(
             (permit, failure) -> {
               if (failure == null) {
@@ -72,10 +70,10 @@ final class FailurePolicyLink implements LimitLink {
                 outage.answered();
               } else if (cause instanceof StoreException e) {
                 try {
-                  LockPermit open = onStoreFailure(e, key);
+                  LockPermit open = onStoreFailure(e, call.key());
                   return open != null
                       ? CompletableFuture.completedFuture(open)
-                      : localFallback.acquireAsync(key, mode, maxWaitNanos, caller);
+                      : localFallback.acquireAsync(call, caller);
                 } catch (StoreUnavailableException closed) {
                   return CompletableFuture.<LockPermit>failedFuture(closed);
                 }

@@ -83,13 +83,13 @@ public final class KeyedLock implements Limit {
     Objects.requireNonNull(key, "key");
     if (maxWaitNanos > 0 && EventLoop.isCurrentThread()) {
       try {
-        return chain.acquire(key, mode, 0);
+        return chain.acquire(LimitCall.lock(key, mode, 0));
       } catch (LockTimeoutException e) {
         throw EventLoop.wouldBlock(
             "lock '" + definition.name() + "' key '" + key + "'", maxWaitNanos, e);
       }
     }
-    return chain.acquire(key, mode, maxWaitNanos);
+    return chain.acquire(LimitCall.lock(key, mode, maxWaitNanos));
   }
 
   /**
@@ -100,9 +100,7 @@ public final class KeyedLock implements Limit {
     return AsyncCall.admit(
         chain,
         async,
-        Objects.requireNonNull(key, "key"),
-        mode,
-        maxWaitNanos,
+        LimitCall.lock(Objects.requireNonNull(key, "key"), mode, maxWaitNanos),
         CallerExecutor.current(inOrder),
         permit -> permit);
   }
@@ -131,9 +129,7 @@ public final class KeyedLock implements Limit {
     return AsyncCall.run(
         chain,
         async,
-        Objects.requireNonNull(key, "key"),
-        mode,
-        maxWaitNanos,
+        LimitCall.lock(Objects.requireNonNull(key, "key"), mode, maxWaitNanos),
         true,
         startOn(resume),
         work);

@@ -1,6 +1,5 @@
 package dev.bulwark.core.engine;
 
-import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import java.util.concurrent.CompletableFuture;
 
@@ -16,17 +15,15 @@ import java.util.concurrent.CompletableFuture;
 interface LimitLink {
 
   /**
-   * Admits one call, waiting up to {@code maxWaitNanos}.
+   * Admits one call, waiting up to its {@link LimitCall#maxWaitNanos}.
    *
-   * @param key the lock key; empty for bulkheads and rate limits
-   * @param mode the lock mode; null for bulkheads and rate limits
    * @return what the call holds until it ends (closing it gives it back); {@link NoPermit} when
    *     nothing is held (a rate limit, or a call let through by {@code fail-open})
    * @throws org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException the limit's
    *     own exception when the call is not admitted
    * @throws dev.bulwark.spi.StoreException from the store link, for the failure policy
    */
-  LockPermit acquire(String key, LockMode mode, long maxWaitNanos);
+  LockPermit acquire(LimitCall call);
 
   /**
    * Admits one call without blocking while it waits: the store is asked on the calling thread; a
@@ -37,6 +34,5 @@ interface LimitLink {
    * @return completes with what {@link #acquire} returns, or exceptionally with what it throws;
    *     never throws itself
    */
-  CompletableFuture<LockPermit> acquireAsync(
-      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller);
+  CompletableFuture<LockPermit> acquireAsync(LimitCall call, CompletableFuture<?> caller);
 }

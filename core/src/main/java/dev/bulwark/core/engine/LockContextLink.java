@@ -17,8 +17,8 @@ final class LockContextLink implements LimitLink {
   }
 
   @Override
-  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
-    LockPermit lock = new ThreadHeld(next.acquire(key, mode, maxWaitNanos), key, mode);
+  public LockPermit acquire(LimitCall call) {
+    LockPermit lock = new ThreadHeld(next.acquire(call), call.key(), call.mode());
     ThreadLocks.push(lock);
     return lock;
   }
@@ -28,10 +28,9 @@ final class LockContextLink implements LimitLink {
    * AsyncCall} shows it on the thread that invokes the guarded method, for that invocation.
    */
   @Override
-  public CompletableFuture<LockPermit> acquireAsync(
-      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
-    return next.acquireAsync(key, mode, maxWaitNanos, caller)
-        .thenApply(held -> new ThreadHeld(held, key, mode));
+  public CompletableFuture<LockPermit> acquireAsync(LimitCall call, CompletableFuture<?> caller) {
+    return next.acquireAsync(call, caller)
+        .thenApply(held -> new ThreadHeld(held, call.key(), call.mode()));
   }
 
   /**

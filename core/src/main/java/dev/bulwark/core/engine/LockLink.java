@@ -41,25 +41,27 @@ final class LockLink implements LimitLink {
   }
 
   @Override
-  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
-    HeldLock lock = new HeldLock(RequestIds.next(), key, mode);
+  public LockPermit acquire(LimitCall call) {
+    HeldLock lock = new HeldLock(RequestIds.next(), call.key(), call.mode());
     Grant grant;
     try {
-      grant = QueuedRequest.acquire(lock, maxWaitNanos, access, events);
+      grant = QueuedRequest.acquire(lock, call.maxWaitNanos(), access, events);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LockTimeoutException(
-          definition.name(), key, "Interrupted while waiting for lock " + describe(key), e);
+          definition.name(),
+          call.key(),
+          "Interrupted while waiting for lock " + describe(call.key()),
+          e);
     }
-    return admitted(lock, grant, maxWaitNanos);
+    return admitted(lock, grant, call.maxWaitNanos());
   }
 
   @Override
-  public CompletableFuture<LockPermit> acquireAsync(
-      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
-    HeldLock lock = new HeldLock(RequestIds.next(), key, mode);
-    return AsyncWait.acquire(lock, maxWaitNanos, access, events, caller, null)
-        .thenApply(grant -> admitted(lock, grant, maxWaitNanos));
+  public CompletableFuture<LockPermit> acquireAsync(LimitCall call, CompletableFuture<?> caller) {
+    HeldLock lock = new HeldLock(RequestIds.next(), call.key(), call.mode());
+    return AsyncWait.acquire(lock, call.maxWaitNanos(), access, events, caller, null)
+        .thenApply(grant -> admitted(lock, grant, call.maxWaitNanos()));
   }
 
   /** The store's final answer made the call's lock, with its fencing token, or the rejection. */

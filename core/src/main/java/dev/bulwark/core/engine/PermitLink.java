@@ -42,11 +42,11 @@ final class PermitLink implements LimitLink {
   }
 
   @Override
-  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
+  public LockPermit acquire(LimitCall call) {
     HeldPermit permit = new HeldPermit(RequestIds.next());
     Grant grant;
     try {
-      grant = QueuedRequest.acquire(permit, maxWaitNanos, access, events);
+      grant = QueuedRequest.acquire(permit, call.maxWaitNanos(), access, events);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new BulkheadFullException(
@@ -54,15 +54,14 @@ final class PermitLink implements LimitLink {
           "Interrupted while waiting for bulkhead '" + definition.name() + "'",
           e);
     }
-    return admitted(permit, grant, maxWaitNanos);
+    return admitted(permit, grant, call.maxWaitNanos());
   }
 
   @Override
-  public CompletableFuture<LockPermit> acquireAsync(
-      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+  public CompletableFuture<LockPermit> acquireAsync(LimitCall call, CompletableFuture<?> caller) {
     HeldPermit permit = new HeldPermit(RequestIds.next());
-    return AsyncWait.acquire(permit, maxWaitNanos, access, events, caller, order)
-        .thenApply(grant -> admitted(permit, grant, maxWaitNanos));
+    return AsyncWait.acquire(permit, call.maxWaitNanos(), access, events, caller, order)
+        .thenApply(grant -> admitted(permit, grant, call.maxWaitNanos()));
   }
 
   /** The store's final answer made the call's permit, or the bulkhead's rejection. */

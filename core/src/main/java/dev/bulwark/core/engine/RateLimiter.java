@@ -79,13 +79,13 @@ public final class RateLimiter implements Limit {
   public void acquire(long maxWaitNanos) {
     if (maxWaitNanos > 0 && EventLoop.isCurrentThread()) {
       try {
-        chain.acquire("", null, 0);
+        chain.acquire(LimitCall.unkeyed(0));
         return;
       } catch (RateLimitExceededException e) {
         throw EventLoop.wouldBlock("rate limit '" + definition.name() + "'", maxWaitNanos, e);
       }
     }
-    chain.acquire("", null, maxWaitNanos);
+    chain.acquire(LimitCall.unkeyed(maxWaitNanos));
   }
 
   /**
@@ -94,7 +94,11 @@ public final class RateLimiter implements Limit {
    */
   public CompletableFuture<Void> acquireAsync(long maxWaitNanos) {
     return AsyncCall.admit(
-        chain, async, "", null, maxWaitNanos, CallerExecutor.current(inOrder), permit -> null);
+        chain,
+        async,
+        LimitCall.unkeyed(maxWaitNanos),
+        CallerExecutor.current(inOrder),
+        permit -> null);
   }
 
   /** Starts {@code work} once its reserved slot starts, without blocking meanwhile. */
@@ -110,13 +114,14 @@ public final class RateLimiter implements Limit {
    */
   public <T> CompletableFuture<T> callAsync(
       long maxWaitNanos, Executor resume, Callable<? extends CompletionStage<T>> work) {
-    return AsyncCall.run(chain, async, "", null, maxWaitNanos, false, startOn(resume), work);
+    return AsyncCall.run(
+        chain, async, LimitCall.unkeyed(maxWaitNanos), false, startOn(resume), work);
   }
 
   /** Takes a permit only if one is free now. */
   public boolean tryAcquire() {
     try {
-      chain.acquire("", null, 0);
+      chain.acquire(LimitCall.unkeyed(0));
       return true;
     } catch (RateLimitExceededException e) {
       return false;

@@ -1,6 +1,5 @@
 package dev.bulwark.core.engine;
 
-import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.RateLimitExceededException;
 import dev.bulwark.RateLimitType;
@@ -81,8 +80,8 @@ final class RateLink implements LimitLink {
   }
 
   @Override
-  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
-    RateDecision decision = reserve(maxWaitNanos);
+  public LockPermit acquire(LimitCall call) {
+    RateDecision decision = reserve(call.maxWaitNanos());
     if (!decision.granted()) {
       throw rejection(decision);
     }
@@ -100,11 +99,10 @@ final class RateLink implements LimitLink {
    * the engine's {@link AsyncScheduler}. A caller that gives up first leaves its slot spent.
    */
   @Override
-  public CompletableFuture<LockPermit> acquireAsync(
-      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+  public CompletableFuture<LockPermit> acquireAsync(LimitCall call, CompletableFuture<?> caller) {
     RateDecision decision;
     try {
-      decision = reserve(maxWaitNanos);
+      decision = reserve(call.maxWaitNanos());
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

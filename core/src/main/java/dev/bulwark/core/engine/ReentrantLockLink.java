@@ -20,10 +20,10 @@ final class ReentrantLockLink implements LimitLink {
   }
 
   @Override
-  public LockPermit acquire(String key, LockMode mode, long maxWaitNanos) {
-    LockPermit held = heldCovering(key, mode);
+  public LockPermit acquire(LimitCall call) {
+    LockPermit held = heldCovering(call.key(), call.mode());
     if (held == null) {
-      return next.acquire(key, mode, maxWaitNanos);
+      return next.acquire(call);
     }
     Reentered nested = new Reentered(held);
     ThreadLocks.push(nested);
@@ -36,16 +36,15 @@ final class ReentrantLockLink implements LimitLink {
    * it is invoked ({@link AsyncCall}), not pushed here: it would be closed on another thread.
    */
   @Override
-  public CompletableFuture<LockPermit> acquireAsync(
-      String key, LockMode mode, long maxWaitNanos, CompletableFuture<?> caller) {
+  public CompletableFuture<LockPermit> acquireAsync(LimitCall call, CompletableFuture<?> caller) {
     LockPermit held;
     try {
-      held = heldCovering(key, mode);
+      held = heldCovering(call.key(), call.mode());
     } catch (IllegalStateException e) {
       return CompletableFuture.failedFuture(e);
     }
     return held == null
-        ? next.acquireAsync(key, mode, maxWaitNanos, caller)
+        ? next.acquireAsync(call, caller)
         : CompletableFuture.completedFuture(new Reentered(held));
   }
 
