@@ -16,7 +16,7 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * Finds the Redis server the tests use, in the order CONTRIBUTING.md gives: the environment
+ * Finds the Redis server the tests use, in the order docs/testing.md gives: the environment
  * variable {@value #URL_VARIABLE}; a server answering PING on 127.0.0.1:6379; a Testcontainers
  * container when a Docker engine is reachable. With none of them the tests are skipped with a
  * message naming the variable, except under {@code CI=true}, where they fail.

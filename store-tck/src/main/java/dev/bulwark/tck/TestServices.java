@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Assertions;
 import org.opentest4j.TestAbortedException;
 
 /**
- * Finds the real servers the tests talk to, in the order CONTRIBUTING.md ("Where each kind of test
- * lives") gives:
+ * Finds the real servers the tests talk to, in the order docs/testing.md ("How tests find their
+ * servers") gives:
  *
  * <ol>
  *   <li>an environment variable ({@code BULWARK_TEST_REDIS_URL}, {@code BULWARK_TEST_JDBC_URL},
