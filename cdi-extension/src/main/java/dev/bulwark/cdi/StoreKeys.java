@@ -10,11 +10,11 @@ import java.util.TreeSet;
  * {@code bulwark.redis.*} and {@code bulwark.jpa.*} with its other keys, so that a misspelt store
  * key is reported with the rest instead of being ignored.
  */
-final class StoreKeys {
+public final class StoreKeys {
 
   private StoreKeys() {}
 
-  static Set<String> onClassPath() {
+  public static Set<String> onClassPath() {
     Set<String> keys = new TreeSet<>();
     ServiceLoader.load(BulwarkStoreProvider.class, StoreKeys.class.getClassLoader())
         .forEach(provider -> keys.addAll(provider.keys()));

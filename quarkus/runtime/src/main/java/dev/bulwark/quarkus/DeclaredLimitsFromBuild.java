@@ -2,7 +2,7 @@ package dev.bulwark.quarkus;
 
 import dev.bulwark.cdi.DeclaredLimits;
 import dev.bulwark.cdi.GuardedClasses;
-import dev.bulwark.quarkus.config.StoreKeys;
+import dev.bulwark.cdi.StoreKeys;
 import io.quarkus.arc.BeanCreator;
 import io.quarkus.arc.SyntheticCreationalContext;
 import java.util.List;
@@ -22,6 +22,6 @@ public class DeclaredLimitsFromBuild implements BeanCreator<DeclaredLimits> {
     return GuardedClasses.declared(
         List.of((String[]) context.getParams().get(CLASSES)),
         Thread.currentThread().getContextClassLoader(),
-        StoreKeys.of());
+        StoreKeys.onClassPath());
   }
 }

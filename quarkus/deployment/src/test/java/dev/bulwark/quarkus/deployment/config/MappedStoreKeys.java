@@ -1,4 +1,4 @@
-package dev.bulwark.quarkus.config;
+package dev.bulwark.quarkus.deployment.config;
 
 import java.lang.reflect.Method;
 import java.util.Map;
@@ -6,19 +6,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
-/**
- * The keys of the stores as the config mapping declares them ({@link RedisConfig}, {@link
- * JpaConfig}): with them Bulwark checks {@code bulwark.redis.*} and {@code bulwark.jpa.*} keys
- * together with every other key of the start, as Quarkus would have done for the mapping alone.
- */
-public final class StoreKeys {
+/** The keys a config mapping group declares, as Quarkus names them (kebab case, groups nested). */
+final class MappedStoreKeys {
 
-  private StoreKeys() {}
+  private MappedStoreKeys() {}
 
-  public static Set<String> of() {
+  static Set<String> of(String prefix, Class<?> group) {
     Set<String> keys = new TreeSet<>();
-    collect("bulwark.redis.", RedisConfig.class, keys);
-    collect("bulwark.jpa.", JpaConfig.class, keys);
+    collect(prefix, group, keys);
     return keys;
   }
 
