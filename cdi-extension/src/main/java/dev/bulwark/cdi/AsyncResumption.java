@@ -1,5 +1,7 @@
 package dev.bulwark.cdi;
 
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.enterprise.context.control.RequestContextController;
@@ -9,8 +11,6 @@ import java.lang.reflect.Method;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * How an asynchronous guarded call that had to wait is started once admitted: where the container
@@ -29,7 +29,7 @@ import java.util.logging.Logger;
  */
 final class AsyncResumption {
 
-  private static final Logger LOG = Logger.getLogger(AsyncResumption.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(AsyncResumption.class);
 
   /** SmallRye Fault Tolerance's bean that holds its asynchronous executor, known by name. */
   private static final String FT_EXECUTORS = "io.smallrye.faulttolerance.ExecutorHolder";
@@ -100,11 +100,7 @@ final class AsyncResumption {
       Method pool = holder.getMethod("getAsyncExecutor");
       return Optional.ofNullable((Executor) pool.invoke(executors));
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-      LOG.log(
-          Level.WARNING,
-          "Bulwark: could not find Fault Tolerance's asynchronous executor; asynchronous calls that"
-              + " waited start on the JDK's asynchronous pool",
-          e);
+      LOG.warn(LogMessage.NO_FT_EXECUTOR, e);
       return Optional.empty();
     }
   }

@@ -1,5 +1,6 @@
 package dev.bulwark.cdi;
 
+import dev.bulwark.core.log.BulwarkLog;
 import dev.bulwark.event.BulwarkEvent;
 import dev.bulwark.event.BulwarkListener;
 import dev.bulwark.event.Granted;
@@ -19,8 +20,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Fires Bulwark's events as CDI events, so an application observes them with {@code @Observes} (on
@@ -31,7 +30,7 @@ import java.util.logging.Logger;
  */
 final class CdiEvents implements BulwarkListener {
 
-  private static final Logger LOG = Logger.getLogger(CdiEvents.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(CdiEvents.class);
 
   /** One instance of each event type, to ask the container who observes it. */
   private static final List<BulwarkEvent> SAMPLES =
@@ -72,7 +71,7 @@ final class CdiEvents implements BulwarkListener {
       }
     } catch (UnsupportedOperationException e) {
       // a container that cannot say who observes: forward everything, both ways
-      LOG.log(Level.FINE, "Bulwark: cannot resolve observers; forwarding every event", e);
+      LOG.debug("Bulwark: cannot resolve observers; forwarding every event", e);
       sync = true;
       async = true;
     }

@@ -12,7 +12,6 @@ final class LimitTable {
   static String render(EngineSettings settings, Collection<LimitDefinition> definitions) {
     StringBuilder table = new StringBuilder();
     table
-        .append("Bulwark: ")
         .append(definitions.size())
         .append(" limit(s), store '")
         .append(settings.storeId())

@@ -1,9 +1,10 @@
 package dev.bulwark.cdi;
 
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
-import java.util.logging.Logger;
 
 /**
  * When the application starts: starts the engine (which builds every declared limit) and logs the
@@ -12,11 +13,12 @@ import java.util.logging.Logger;
 @ApplicationScoped
 public class StartupCheck {
 
-  private static final Logger LOG = Logger.getLogger("dev.bulwark");
+  private static final BulwarkLog LOG = BulwarkLog.named("dev.bulwark");
 
   void onStart(
       @Observes @Initialized(ApplicationScoped.class) Object event, BulwarkRuntime runtime) {
     LOG.info(
+        LogMessage.LIMITS_AT_START,
         LimitTable.render(
             runtime.engine().settings(), runtime.engine().registry().catalog().definitions()));
   }

@@ -6,6 +6,8 @@ import dev.bulwark.cdi.BulwarkExtension;
 import dev.bulwark.cdi.MappedLimits;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.InvalidDefinitionException;
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import jakarta.decorator.Decorator;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
@@ -26,7 +28,6 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.logging.Logger;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 
@@ -48,7 +49,7 @@ import org.eclipse.microprofile.faulttolerance.Bulkhead;
  */
 public class FaultToleranceBridge implements Extension {
 
-  private static final Logger LOG = Logger.getLogger("dev.bulwark");
+  private static final BulwarkLog LOG = BulwarkLog.named("dev.bulwark");
   static final String SMALLRYE_RATE_LIMIT = "io.smallrye.faulttolerance.api.RateLimit";
 
   private final Class<? extends Annotation> rateLimitType = smallRyeRateLimit();
@@ -119,8 +120,8 @@ public class FaultToleranceBridge implements Extension {
       mappedHere.forEach(
           mapped -> {
             guardings.add(mapped);
-            LOG.info(mapped.describe());
-            mapped.ignored().forEach(LOG::warning);
+            LOG.info(LogMessage.FT_MAPPED, mapped.describe());
+            mapped.ignored().forEach(ignored -> LOG.warn(LogMessage.FT_KEY_IGNORED, ignored));
           });
       beans
           .getExtension(BulwarkExtension.class)

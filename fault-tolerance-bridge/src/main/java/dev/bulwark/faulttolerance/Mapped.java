@@ -39,7 +39,7 @@ record Mapped(
         String key = "bulwark." + kind.configSegment() + "." + limit + "." + member;
         if (config.get(key).filter(v -> !v.isBlank()).isPresent()) {
           warnings.add(
-              "Bulwark: config key '"
+              "config key '"
                   + key
                   + "' is ignored: the limit of a mapped MicroProfile FT annotation takes its "
                   + member
@@ -53,8 +53,7 @@ record Mapped(
   }
 
   String describe() {
-    return "Bulwark: "
-        + declaration.source()
+    return declaration.source()
         + " on "
         + declaration.origin().describe()
         + " is cluster-wide as '"

@@ -9,6 +9,8 @@ import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LimitDeclaration;
 import dev.bulwark.core.config.LimitDefinition;
 import dev.bulwark.core.config.LimitKind;
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -17,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.logging.Logger;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 
 /**
@@ -30,7 +31,7 @@ import org.eclipse.microprofile.faulttolerance.Bulkhead;
  */
 final class StartupMapping implements MappedLimits {
 
-  private static final Logger LOG = Logger.getLogger("dev.bulwark");
+  private static final BulwarkLog LOG = BulwarkLog.named("dev.bulwark");
 
   /** A method of a bean class FT guards, and whether the annotation sits on the method. */
   private record Candidate(Class<?> beanClass, Method method, Annotation annotation) {
@@ -98,8 +99,8 @@ final class StartupMapping implements MappedLimits {
     mapped.forEach(
         found -> {
           guardings.add(found);
-          LOG.info(found.describe());
-          found.ignored().forEach(LOG::warning);
+          LOG.info(LogMessage.FT_MAPPED, found.describe());
+          found.ignored().forEach(ignored -> LOG.warn(LogMessage.FT_KEY_IGNORED, ignored));
         });
     return mapped.stream().map(Mapped::declaration).toList();
   }

@@ -123,7 +123,7 @@ class BulkheadMappingTest {
     assertThat(mapped.declaration().member("value")).isEqualTo(4);
     assertThat(mapped.ignored())
         .containsExactly(
-            "Bulwark: config key 'bulwark.bulkhead."
+            "config key 'bulwark.bulkhead."
                 + CLASS
                 + "#charge().value' is ignored: the limit of a mapped MicroProfile FT annotation"
                 + " takes its value from FT's keys only; set "

@@ -1,11 +1,10 @@
 package dev.bulwark.jpa;
 
+import dev.bulwark.core.log.BulwarkLog;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Deletes requests whose lease ran out, every cleanup interval: the steps of a limit delete its
@@ -14,7 +13,7 @@ import java.util.logging.Logger;
  */
 final class Cleanup implements AutoCloseable {
 
-  private static final Logger LOG = Logger.getLogger(Cleanup.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(Cleanup.class);
 
   private final StoreCore core;
   private final ScheduledExecutorService timer;
@@ -52,7 +51,7 @@ final class Cleanup implements AutoCloseable {
     try {
       run();
     } catch (RuntimeException e) {
-      LOG.log(Level.FINE, "Bulwark: deleting expired requests failed; trying again later", e);
+      LOG.debug("Bulwark: deleting expired requests failed; trying again later", e);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.bulwark.jpa;
 
+import dev.bulwark.core.log.BulwarkLog;
 import dev.bulwark.jpa.tx.Failure;
 import dev.bulwark.spi.Operation;
 import dev.bulwark.spi.StoreException;
@@ -11,8 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Transactions that lost their connection before their answer came, perhaps after they committed
@@ -24,7 +23,7 @@ import java.util.logging.Logger;
  */
 final class LostBatches implements AutoCloseable {
 
-  private static final Logger LOG = Logger.getLogger(LostBatches.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(LostBatches.class);
 
   /** A batch to give up, until its leases run out. */
   private record Lost(List<Operation> giveUp, Consumer<List<Operation>> apply, long untilNanos) {}
@@ -98,8 +97,7 @@ final class LostBatches implements AutoCloseable {
         batch.apply().accept(batch.giveUp());
         lost.remove(batch);
       } catch (RuntimeException stillDown) {
-        LOG.log(
-            Level.FINE, "Bulwark: a lost batch is given up once the database answers", stillDown);
+        LOG.debug("Bulwark: a lost batch is given up once the database answers", stillDown);
         return; // the next interval tries again
       }
     }

@@ -1,12 +1,12 @@
 package dev.bulwark.jpa;
 
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -22,7 +22,7 @@ import org.postgresql.PGNotification;
  */
 final class PostgresNotifications implements WakeUpSignal {
 
-  private static final Logger LOG = Logger.getLogger(PostgresNotifications.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(PostgresNotifications.class);
 
   private static final long SLICE_MILLIS = 200;
 
@@ -64,7 +64,7 @@ final class PostgresNotifications implements WakeUpSignal {
       for (long left = timeout.toMillis(); left > 0 && !closed; ) {
         if (System.nanoTime() - verifiedAt >= VERIFY_EVERY_NANOS) {
           if (!listening.isValid(VERIFY_TIMEOUT_SECONDS)) {
-            LOG.fine("Bulwark: the LISTEN connection does not answer; reopening it");
+            LOG.debug("Bulwark: the LISTEN connection does not answer; reopening it");
             dropConnection();
             // what was announced on it meanwhile is lost: the caller looks for hand-overs now
             return;
@@ -78,7 +78,7 @@ final class PostgresNotifications implements WakeUpSignal {
         left = (deadline - System.nanoTime()) / 1_000_000;
       }
     } catch (SQLException e) {
-      LOG.log(Level.FINE, "Bulwark: the LISTEN connection broke; reopening it", e);
+      LOG.debug("Bulwark: the LISTEN connection broke; reopening it", e);
       dropConnection();
       Thread.sleep(timeout.toMillis());
     }
@@ -108,9 +108,7 @@ final class PostgresNotifications implements WakeUpSignal {
       opened = dataSource.getConnection();
       if (!opened.isWrapperFor(PGConnection.class)) {
         unsupported = true;
-        LOG.info(
-            "Bulwark: the data source's connections are not PostgreSQL's own; waiters in other"
-                + " JVMs are told of hand-overs by the wake-up check alone");
+        LOG.info(LogMessage.JPA_NO_LISTEN);
         close(opened);
         return null;
       }
@@ -122,7 +120,7 @@ final class PostgresNotifications implements WakeUpSignal {
       verifiedAt = System.nanoTime();
       return opened;
     } catch (SQLException e) {
-      LOG.log(Level.FINE, "Bulwark: cannot LISTEN for hand-overs now", e);
+      LOG.debug("Bulwark: cannot LISTEN for hand-overs now", e);
       // a connection the LISTEN failed on goes back (or, broken, away): a pool would lose it
       close(opened);
       return null;
@@ -139,7 +137,7 @@ final class PostgresNotifications implements WakeUpSignal {
       try {
         connection.close();
       } catch (SQLException e) {
-        LOG.log(Level.FINE, "Bulwark: closing the LISTEN connection failed", e);
+        LOG.debug("Bulwark: closing the LISTEN connection failed", e);
       }
     }
   }

@@ -1,12 +1,11 @@
 package dev.bulwark.jpa;
 
+import dev.bulwark.core.log.BulwarkLog;
 import dev.bulwark.spi.GrantListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Tells this JVM's listener of hand-overs that other JVMs made to its queued requests. A release in
@@ -16,7 +15,7 @@ import java.util.logging.Logger;
  */
 final class WakeUps implements AutoCloseable {
 
-  private static final Logger LOG = Logger.getLogger(WakeUps.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(WakeUps.class);
 
   /** How soon a round whose look for hand-overs failed tries again. */
   private static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(1);
@@ -150,7 +149,7 @@ final class WakeUps implements AutoCloseable {
       } catch (RuntimeException e) {
         // an outage: the waiters poll, and the hand-overs owed (a lost notification's among them)
         // are looked for again soon, not a whole check interval later
-        LOG.log(Level.FINE, "Bulwark: looking for hand-overs failed", e);
+        LOG.debug("Bulwark: looking for hand-overs failed", e);
         wait =
             checkInterval.compareTo(RETRY_AFTER_FAILURE) < 0 ? checkInterval : RETRY_AFTER_FAILURE;
       }

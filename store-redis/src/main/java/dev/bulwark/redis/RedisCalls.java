@@ -1,5 +1,6 @@
 package dev.bulwark.redis;
 
+import dev.bulwark.core.log.BulwarkLog;
 import dev.bulwark.redis.client.LuaScript;
 import dev.bulwark.redis.client.RedisOutageGate;
 import dev.bulwark.redis.client.ReplicaAcks;
@@ -17,8 +18,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -30,7 +29,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
  */
 final class RedisCalls {
 
-  private static final Logger LOG = Logger.getLogger(RedisCalls.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(RedisCalls.class);
 
   /** How long a definition record outlives the last JVM that wrote it. */
   private static final Duration DEFINITION_TTL = Duration.ofDays(30);
@@ -318,8 +317,7 @@ final class RedisCalls {
       runThroughMigration(script, keys, args);
     } catch (RuntimeException cancelFailed) {
       failure.addSuppressed(cancelFailed);
-      LOG.log(
-          Level.FINE,
+      LOG.debug(
           "Bulwark: could not give up a request whose reply was lost; its lease ends it",
           cancelFailed);
     }

@@ -1,5 +1,7 @@
 package dev.bulwark.redis;
 
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import dev.bulwark.redis.client.RedisConnection;
 import dev.bulwark.redis.client.RedisConnector;
 import dev.bulwark.redis.client.RedisOutageGate;
@@ -23,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.logging.Logger;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -33,7 +34,7 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class RedisStore implements BulwarkStore {
 
-  private static final Logger LOG = Logger.getLogger(RedisStore.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(RedisStore.class);
 
   /**
    * Enough that a call arriving while its limit's batches are out goes at once (a round trip of
@@ -113,18 +114,15 @@ public final class RedisStore implements BulwarkStore {
     RedisStore store = new RedisStore(settings, RedisConnector.open(settings), listener);
     try {
       if (!store.wakeUps.awaitSubscribed(settings.connectTimeout())) {
-        LOG.warning(
-            () ->
-                "Bulwark: no wake-up subscription on "
-                    + settings.describe()
-                    + " yet; waiters poll every "
-                    + settings.wakeUpCheckInterval().toMillis()
-                    + " ms until it is there");
+        LOG.warn(
+            LogMessage.REDIS_NOT_SUBSCRIBED_YET,
+            settings.describe(),
+            settings.wakeUpCheckInterval().toMillis());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    LOG.info(() -> "Bulwark: Redis store on " + settings + ", instance " + store.instance);
+    LOG.info(LogMessage.REDIS_STORE_OPENED, settings, store.instance);
     return store;
   }
 

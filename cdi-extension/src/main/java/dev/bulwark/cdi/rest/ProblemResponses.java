@@ -1,11 +1,10 @@
 package dev.bulwark.cdi.rest;
 
+import dev.bulwark.core.log.BulwarkLog;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The HTTP answer to a Bulwark rejection: a status a client can act on, {@code Retry-After} where
@@ -33,7 +32,7 @@ public final class ProblemResponses {
   static final String TYPE_PREFIX = "tag:bulwark.dev,2025:problem:";
 
   /** Rejections are counted by the meters already; a line per rejection only when asked for. */
-  private static final Logger LOG = Logger.getLogger("dev.bulwark.http");
+  private static final BulwarkLog LOG = BulwarkLog.named("dev.bulwark.http");
 
   private ProblemResponses() {}
 
@@ -81,9 +80,7 @@ public final class ProblemResponses {
     }
 
     Response toResponse(RuntimeException rejection) {
-      if (LOG.isLoggable(Level.FINE)) {
-        LOG.log(Level.FINE, "Bulwark answers " + status.getStatusCode() + ": " + detail, rejection);
-      }
+      LOG.debug(() -> "Bulwark answers " + status.getStatusCode() + ": " + detail, rejection);
       Response.ResponseBuilder response = Response.status(status).type(PROBLEM_JSON).entity(json());
       if (retryAfterSeconds != null) {
         response.header(HttpHeaders.RETRY_AFTER, retryAfterSeconds);

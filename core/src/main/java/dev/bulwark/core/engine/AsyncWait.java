@@ -1,13 +1,12 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.core.log.BulwarkLog;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Outcome;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Waits out one queued request of an asynchronous call without a thread: the store's hand-over
@@ -20,7 +19,7 @@ import java.util.logging.Logger;
  */
 final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
 
-  private static final Logger LOG = Logger.getLogger(AsyncWait.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(AsyncWait.class);
 
   private final R request;
   private final StoreAccess access;
@@ -218,7 +217,7 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
       }
     } catch (RuntimeException e) {
       // the request expires with its lease in the store, which is no longer renewed
-      LOG.log(Level.FINE, "Bulwark: could not withdraw a request whose caller gave up", e);
+      LOG.debug("Bulwark: could not withdraw a request whose caller gave up", e);
     }
   }
 

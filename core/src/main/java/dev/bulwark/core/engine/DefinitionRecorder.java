@@ -1,10 +1,10 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import dev.bulwark.spi.StoreException;
 import java.util.Optional;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Records each limit's definition in a shared store when the limiter is built, and reports a JVM of
@@ -15,7 +15,7 @@ import java.util.logging.Logger;
  */
 public final class DefinitionRecorder {
 
-  private static final Logger LOG = Logger.getLogger(DefinitionRecorder.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(DefinitionRecorder.class);
 
   private DefinitionRecorder() {}
 
@@ -28,22 +28,9 @@ public final class DefinitionRecorder {
    */
   public static void record(String limit, String here, Supplier<Optional<String>> define) {
     try {
-      define
-          .get()
-          .ifPresent(
-              other ->
-                  LOG.warning(
-                      () ->
-                          "Bulwark: "
-                              + limit
-                              + " is defined differently on another JVM of this service: here "
-                              + here
-                              + ", recorded there "
-                              + other
-                              + ". Each JVM enforces its own definition; deploy one value"
-                              + " everywhere."));
+      define.get().ifPresent(other -> LOG.warn(LogMessage.DEFINED_DIFFERENTLY, limit, here, other));
     } catch (StoreException e) {
-      LOG.log(Level.FINE, "Bulwark: could not record the definition of " + limit + "; skipped", e);
+      LOG.debug("Bulwark: could not record the definition of " + limit + "; skipped", e);
     }
   }
 }

@@ -2,11 +2,10 @@ package dev.bulwark.core.engine;
 
 import dev.bulwark.LockPermit;
 import dev.bulwark.StoreUnavailableException;
+import dev.bulwark.core.log.BulwarkLog;
 import dev.bulwark.spi.StoreException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 
 /**
@@ -16,7 +15,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
  */
 final class FailurePolicyLink implements LimitLink {
 
-  private static final Logger LOG = Logger.getLogger(FailurePolicyLink.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(FailurePolicyLink.class);
 
   private final LimitLink next;
   private final FailurePolicy policy;
@@ -95,7 +94,7 @@ final class FailurePolicyLink implements LimitLink {
     switch (policy) {
       case FAIL_OPEN:
         events.passedThrough(key);
-        LOG.log(Level.FINE, "Bulwark: store unavailable, letting a call through", e);
+        LOG.debug("Bulwark: store unavailable, letting a call through", e);
         return NoPermit.PASSED_THROUGH;
       case LOCAL:
         return null;

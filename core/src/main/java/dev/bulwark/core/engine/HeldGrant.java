@@ -2,6 +2,8 @@ package dev.bulwark.core.engine;
 
 import dev.bulwark.LockPermit;
 import dev.bulwark.core.batch.Lane;
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.Operation;
@@ -10,8 +12,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * A permit or lock a call holds: its lease is kept alive while held, and it is released in the
@@ -20,7 +20,7 @@ import java.util.logging.Logger;
  */
 abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, LockPermit {
 
-  private static final Logger LOG = Logger.getLogger(HeldGrant.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(HeldGrant.class);
   private static final VarHandle CLOSED;
 
   static {
@@ -159,21 +159,14 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
     if (failure == null) {
       if (!released) {
         events.expiredAtRelease(key);
-        LOG.warning(
-            () ->
-                "Bulwark: "
-                    + describe()
-                    + " had run out of lease before its call ended; the call ran unguarded");
+        LOG.warn(LogMessage.RAN_UNGUARDED, describe());
       }
       return;
     }
     Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
     if (cause instanceof StoreException) {
       events.storeFailed();
-      LOG.log(
-          Level.WARNING,
-          "Bulwark: could not release " + describe() + "; it is reclaimed when its lease runs out",
-          cause);
+      LOG.warn(LogMessage.RELEASE_FAILED, cause, describe());
     } else if (cause instanceof RuntimeException runtime) {
       throw runtime;
     } else if (cause instanceof Error error) {

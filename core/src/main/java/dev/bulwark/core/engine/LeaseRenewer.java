@@ -1,5 +1,7 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.Lease;
 import dev.bulwark.spi.PartialRenewalException;
@@ -13,8 +15,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Keeps the leases of running calls alive: one daemon thread per engine renews, in one batch per
@@ -25,7 +25,7 @@ import java.util.logging.Logger;
  */
 public final class LeaseRenewer implements AutoCloseable {
 
-  private static final Logger LOG = Logger.getLogger(LeaseRenewer.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(LeaseRenewer.class);
 
   static final long MAX_TICK_MILLIS = 100;
   static final long MIN_TICK_MILLIS = 10;
@@ -158,13 +158,7 @@ public final class LeaseRenewer implements AutoCloseable {
       waiters.askStore(lease.requestId());
       if (tracked != null) {
         tracked.events().leaseLost(lease.key());
-        LOG.warning(
-            () ->
-                "Bulwark: the store no longer holds "
-                    + lease.kind()
-                    + " '"
-                    + lease.name()
-                    + "' of a running call (its lease ran out); the call goes on unguarded");
+        LOG.warn(LogMessage.LEASE_LOST, lease.kind(), lease.name());
       }
     }
     if (partial != null) {
@@ -176,10 +170,7 @@ public final class LeaseRenewer implements AutoCloseable {
 
   /** One warning per outage: the store logs its own state, and ticks come often. */
   private void warnOncePerOutage(RuntimeException e) {
-    LOG.log(
-        failing ? Level.FINE : Level.WARNING,
-        "Bulwark: lease renewal failed; retrying on every tick until the store answers",
-        e);
+    LOG.warnOnce(!failing, LogMessage.RENEWAL_FAILING, e);
     failing = true;
   }
 

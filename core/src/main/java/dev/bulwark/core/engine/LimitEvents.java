@@ -1,5 +1,6 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.core.log.BulwarkLog;
 import dev.bulwark.event.BulwarkEvent;
 import dev.bulwark.event.BulwarkListener;
 import dev.bulwark.event.Granted;
@@ -11,7 +12,6 @@ import dev.bulwark.event.Rejected;
 import dev.bulwark.event.RejectionReason;
 import dev.bulwark.event.Released;
 import java.time.Duration;
-import java.util.logging.Logger;
 
 /**
  * Where everything that happens at one limit is reported: its {@link LimitStats} always, and the
@@ -20,7 +20,7 @@ import java.util.logging.Logger;
  */
 public final class LimitEvents {
 
-  private static final Logger LOG = Logger.getLogger(LimitEvents.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(LimitEvents.class);
 
   private final LimitType type;
   private final String name;

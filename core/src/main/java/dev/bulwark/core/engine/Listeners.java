@@ -1,18 +1,18 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import dev.bulwark.event.BulwarkEvent;
 import dev.bulwark.event.BulwarkListener;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.ServiceLoader;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /** The application's listeners as one, or null when there is none (so nothing is measured). */
 final class Listeners {
 
-  private static final Logger LOG = Logger.getLogger(Listeners.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(Listeners.class);
 
   private Listeners() {}
 
@@ -35,11 +35,11 @@ final class Listeners {
   }
 
   /** Hands {@code event} over; a listener's failure never reaches the call it reports. */
-  static void deliver(BulwarkListener listener, BulwarkEvent event, Logger log) {
+  static void deliver(BulwarkListener listener, BulwarkEvent event, BulwarkLog log) {
     try {
       listener.on(event);
     } catch (RuntimeException e) {
-      log.log(Level.WARNING, "Bulwark: a listener failed on " + event + "; dropped", e);
+      log.warn(LogMessage.LISTENER_FAILED, e, event);
     }
   }
 }

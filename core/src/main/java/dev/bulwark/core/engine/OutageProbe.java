@@ -1,10 +1,9 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.core.log.BulwarkLog;
 import dev.bulwark.spi.BulwarkStore;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Asks a store that calls found unreachable, once per its reconnect interval, whether it answers
@@ -15,7 +14,7 @@ import java.util.logging.Logger;
  */
 final class OutageProbe implements AutoCloseable {
 
-  private static final Logger LOG = Logger.getLogger(OutageProbe.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(OutageProbe.class);
 
   private final BulwarkStore store;
   private final long intervalNanos;
@@ -57,7 +56,7 @@ final class OutageProbe implements AutoCloseable {
         store.probe();
         watch.answered();
       } catch (RuntimeException e) {
-        LOG.log(Level.FINE, "Bulwark: the store does not answer yet", e);
+        LOG.debug("Bulwark: the store does not answer yet", e);
       }
     }
     synchronized (this) {

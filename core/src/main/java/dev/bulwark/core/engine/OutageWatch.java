@@ -1,5 +1,6 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.core.log.BulwarkLog;
 import dev.bulwark.event.BulwarkListener;
 import dev.bulwark.event.StoreOutageEnded;
 import dev.bulwark.event.StoreOutageStarted;
@@ -8,7 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Logger;
 
 /**
  * Tells when the store stops answering and when it answers again (a call or the {@link OutageProbe}
@@ -17,7 +17,7 @@ import java.util.logging.Logger;
  */
 final class OutageWatch {
 
-  private static final Logger LOG = Logger.getLogger(OutageWatch.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(OutageWatch.class);
 
   private final String store;
   private final BulwarkListener listener;

@@ -1,10 +1,11 @@
 package dev.bulwark.core.store;
 
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import dev.bulwark.spi.StoreException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import java.util.logging.Logger;
 
 /**
  * A shared store's outage, as every store meets it: while the store is unreachable, calls fail at
@@ -24,7 +25,7 @@ public final class OutageGate {
     String unreachable(RuntimeException failure);
   }
 
-  private static final Logger LOG = Logger.getLogger(OutageGate.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(OutageGate.class);
   private static final long UP = Long.MIN_VALUE;
 
   private final String where;
@@ -90,20 +91,14 @@ public final class OutageGate {
     long now = System.nanoTime();
     if (nextTry.getAndSet(now + retryNanos) == UP) {
       downSince = now;
-      LOG.warning(
-          () ->
-              "Bulwark: "
-                  + where
-                  + " is unreachable ("
-                  + why
-                  + "); the failure policy applies until it answers again");
+      LOG.warn(LogMessage.STORE_UNREACHABLE, where, why);
     }
   }
 
   private void cameBack() {
     if (nextTry.getAndSet(UP) != UP) {
       long seconds = Duration.ofNanos(System.nanoTime() - downSince).toSeconds();
-      LOG.info(() -> "Bulwark: " + where + " answers again after about " + seconds + " s");
+      LOG.info(LogMessage.STORE_ANSWERS_AGAIN, where, seconds);
     }
   }
 }

@@ -140,7 +140,7 @@ class OutageGateTest {
     assertThat(gate.isDown()).isTrue();
     assertThat(logged())
         .containsExactly(
-            "WARNING Bulwark: Store at test:1 is unreachable (lost: reset); the failure policy"
+            "WARNING BULWARK0101: Store at test:1 is unreachable (lost: reset); the failure policy"
                 + " applies until it answers again");
   }
 
@@ -165,9 +165,9 @@ class OutageGateTest {
     assertThat(logged).hasSize(2);
     assertThat(logged.get(0))
         .as("one warning for the outage, naming its first failure")
-        .startsWith("WARNING Bulwark: Store at test:1 is unreachable (lost: reset)");
+        .startsWith("WARNING BULWARK0101: Store at test:1 is unreachable (lost: reset)");
     assertThat(logged.get(1))
-        .matches("INFO Bulwark: Store at test:1 answers again after about \\d+ s");
+        .matches("INFO BULWARK0102: Store at test:1 answers again after about \\d+ s");
   }
 
   @Test
@@ -185,6 +185,6 @@ class OutageGateTest {
         .hasSize(3)
         .element(2)
         .asString()
-        .startsWith("WARNING Bulwark: Store at test:1 is unreachable (lost: second)");
+        .startsWith("WARNING BULWARK0101: Store at test:1 is unreachable (lost: second)");
   }
 }

@@ -68,7 +68,7 @@ class PayaraInvalidConfigTest {
       assertThat(log)
           .contains("Exception while loading the app")
           .doesNotContain("bulwark-invalid was successfully deployed")
-          .doesNotContain("Bulwark: ");
+          .doesNotContain("BULWARK0401");
       assertThat(ping.statusCode()).as("the application is not deployed").isEqualTo(404);
     }
   }

@@ -281,7 +281,7 @@ class PayaraMicroTest {
   @Test
   void startupTableListsEveryLimitWithItsSource() {
     String log = server.log();
-    assertThat(log).contains("Bulwark: 5 limit(s), store 'local', failure policy FAIL_CLOSED");
+    assertThat(log).contains("BULWARK0401: 5 limit(s), store 'local', failure policy FAIL_CLOSED");
     assertThat(limitLine(GuardedService.class.getName() + "#bulkhead"))
         .contains("value=2 (annotation)");
     assertThat(limitLine(GuardedService.class.getName() + "#rated")).contains("window=60m");
@@ -289,7 +289,7 @@ class PayaraMicroTest {
     assertThat(limitLine(GuardedService.class.getName() + "#withFallback"))
         .contains("value=1 (annotation)");
     List<String> table =
-        log.lines().dropWhile(l -> !l.contains("Bulwark: 5 limit(s)")).limit(6).toList();
+        log.lines().dropWhile(l -> !l.contains("BULWARK0401: 5 limit(s)")).limit(6).toList();
     System.out.println("startup table on Payara:\n" + String.join("\n", table));
   }
 

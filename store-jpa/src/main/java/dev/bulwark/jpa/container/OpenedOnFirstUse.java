@@ -4,6 +4,7 @@ import dev.bulwark.BulkheadSnapshot;
 import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.LockMode;
 import dev.bulwark.RateLimitSnapshot;
+import dev.bulwark.core.log.BulwarkLog;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Lease;
@@ -20,8 +21,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The store on a container's persistence unit or data source, opened by its first operation rather
@@ -34,7 +33,7 @@ import java.util.logging.Logger;
  */
 final class OpenedOnFirstUse implements BulwarkStore {
 
-  private static final Logger LOG = Logger.getLogger(OpenedOnFirstUse.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(OpenedOnFirstUse.class);
 
   private final Supplier<BulwarkStore> opener;
   private final String where;
@@ -182,7 +181,7 @@ final class OpenedOnFirstUse implements BulwarkStore {
         } catch (StoreException notYet) {
           // under the lock: the store cannot open meanwhile and miss this definition
           pending.add(limit, definition, define);
-          LOG.log(Level.FINE, "Bulwark: " + limit + " is recorded once the store opens", notYet);
+          LOG.debug("Bulwark: " + limit + " is recorded once the store opens", notYet);
           return Optional.empty();
         }
       }
@@ -199,7 +198,7 @@ final class OpenedOnFirstUse implements BulwarkStore {
     try {
       store();
     } catch (StoreException e) {
-      LOG.log(Level.FINE, "Bulwark: the JPA store opens on its first operation instead", e);
+      LOG.debug("Bulwark: the JPA store opens on its first operation instead", e);
     }
   }
 

@@ -1,9 +1,8 @@
 package dev.bulwark.jpa.container;
 
+import dev.bulwark.core.log.BulwarkLog;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.List;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -14,7 +13,7 @@ import javax.sql.DataSource;
  */
 final class UnitDataSource {
 
-  private static final Logger LOG = Logger.getLogger(UnitDataSource.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(UnitDataSource.class);
 
   private static final List<String> KEYS =
       List.of(
@@ -35,7 +34,7 @@ final class UnitDataSource {
       return HibernateDataSource.of(factory);
     } catch (RuntimeException | LinkageError e) {
       // not Hibernate, or a Hibernate that does not say
-      LOG.log(Level.FINE, "Bulwark: the persistence unit does not show its data source", e);
+      LOG.debug("Bulwark: the persistence unit does not show its data source", e);
       return null;
     }
   }

@@ -1,5 +1,7 @@
 package dev.bulwark.redis.client;
 
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,8 +13,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 
@@ -27,7 +27,7 @@ import redis.clients.jedis.HostAndPort;
  */
 public final class WakeUpChannel implements AutoCloseable {
 
-  private static final Logger LOG = Logger.getLogger(WakeUpChannel.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(WakeUpChannel.class);
 
   private final RedisSettings settings;
   private final RedisConnection connection;
@@ -203,14 +203,13 @@ public final class WakeUpChannel implements AutoCloseable {
                   if (primaries.contains(entry.getKey())) {
                     return false;
                   }
-                  LOG.info(
-                      () -> "Bulwark: " + entry.getKey() + " is no longer a primary; unsubscribed");
+                  LOG.info(LogMessage.REDIS_PRIMARY_GONE, entry.getKey());
                   dropped.add(entry.getValue());
                   return true;
                 });
         for (HostAndPort primary : primaries) {
           if (!subscriptions.containsKey(primary)) {
-            LOG.info(() -> "Bulwark: new primary " + primary + "; subscribing to wake-ups there");
+            LOG.info(LogMessage.REDIS_PRIMARY_NEW, primary);
             subscribeOn(primary);
             added = true;
           }
@@ -222,7 +221,7 @@ public final class WakeUpChannel implements AutoCloseable {
       dropped.forEach(NodeSubscription::close);
     } catch (RuntimeException e) {
       // the commands report the outage; the next round looks again
-      LOG.log(Level.FINE, "Bulwark: looking up the Redis topology failed", e);
+      LOG.debug("Bulwark: looking up the Redis topology failed", e);
     }
   }
 

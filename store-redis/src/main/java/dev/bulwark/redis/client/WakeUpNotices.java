@@ -1,5 +1,7 @@
 package dev.bulwark.redis.client;
 
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import dev.bulwark.spi.GrantListener;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -7,8 +9,6 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The hand-over notices of this JVM's wake-up channel, {@code <request>:<token>:<mac>}. A request
@@ -20,7 +20,7 @@ import java.util.logging.Logger;
  */
 public final class WakeUpNotices {
 
-  private static final Logger LOG = Logger.getLogger(WakeUpNotices.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(WakeUpNotices.class);
   private static final HexFormat HEX = HexFormat.of();
   private static final int MAC_HEX_LENGTH = 40;
 
@@ -99,12 +99,7 @@ public final class WakeUpNotices {
 
   private void reject(String message) {
     // the first one is worth a warning (a misconfigured or hostile publisher); a flood is not
-    Level level = rejected.getAndIncrement() == 0 ? Level.WARNING : Level.FINE;
-    LOG.log(
-        level,
-        () ->
-            "Bulwark: ignored a wake-up notice the store did not sign ("
-                + message.length()
-                + " chars); waiters go on waiting for the store's own");
+    LOG.warnOnce(
+        rejected.getAndIncrement() == 0, LogMessage.REDIS_UNSIGNED_NOTICE, null, message.length());
   }
 }

@@ -1,5 +1,7 @@
 package dev.bulwark.redis.client;
 
+import dev.bulwark.core.log.BulwarkLog;
+import dev.bulwark.core.log.LogMessage;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -7,8 +9,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPubSub;
@@ -27,7 +27,7 @@ import redis.clients.jedis.JedisPubSub;
  */
 public final class WakeUpSubscription implements AutoCloseable {
 
-  private static final Logger LOG = Logger.getLogger(WakeUpSubscription.class.getName());
+  private static final BulwarkLog LOG = BulwarkLog.of(WakeUpSubscription.class);
 
   private final Supplier<Connection> connections;
   private final Supplier<HostAndPort> currentNode;
@@ -104,12 +104,12 @@ public final class WakeUpSubscription implements AutoCloseable {
     if (now == null || on == null || now.equals(on) || active == null || !active.isSubscribed()) {
       return false;
     }
-    LOG.info(() -> "Bulwark: the wake-up subscription moves from " + on + " to " + now);
+    LOG.info(LogMessage.REDIS_SUBSCRIPTION_MOVES, on, now);
     moving = true;
     try {
       active.unsubscribe();
     } catch (RuntimeException e) {
-      LOG.log(Level.FINE, "Bulwark: unsubscribing the wake-up channel failed", e);
+      LOG.debug("Bulwark: unsubscribing the wake-up channel failed", e);
     }
     return true;
   }
@@ -130,12 +130,10 @@ public final class WakeUpSubscription implements AutoCloseable {
         }
       } catch (RuntimeException e) {
         if (!closed && !warned) {
-          LOG.log(
-              Level.WARNING,
+          LOG.warn(
               subscriber.unanswered
-                  ? "Bulwark: the Redis wake-up subscription stopped answering PING; waiters poll"
-                      + " until it is back"
-                  : "Bulwark: lost the Redis wake-up subscription; waiters poll until it is back",
+                  ? LogMessage.REDIS_SUBSCRIPTION_SILENT
+                  : LogMessage.REDIS_SUBSCRIPTION_LOST,
               e);
           warned = true;
         }
@@ -180,7 +178,7 @@ public final class WakeUpSubscription implements AutoCloseable {
         try {
           connection.forceDisconnect();
         } catch (IOException | RuntimeException e) {
-          LOG.log(Level.FINE, "Bulwark: closing a silent wake-up connection failed", e);
+          LOG.debug("Bulwark: closing a silent wake-up connection failed", e);
         }
       }
       return;
@@ -191,7 +189,7 @@ public final class WakeUpSubscription implements AutoCloseable {
         active.ping();
       } catch (RuntimeException e) {
         // the reading thread sees the broken connection too, and subscribes again
-        LOG.log(Level.FINE, "Bulwark: a PING on the wake-up subscription failed", e);
+        LOG.debug("Bulwark: a PING on the wake-up subscription failed", e);
       }
     }
   }
@@ -205,7 +203,7 @@ public final class WakeUpSubscription implements AutoCloseable {
       try {
         active.unsubscribe();
       } catch (RuntimeException e) {
-        LOG.log(Level.FINE, "Bulwark: unsubscribing the wake-up channel failed", e);
+        LOG.debug("Bulwark: unsubscribing the wake-up channel failed", e);
       }
     }
     thread.interrupt();
