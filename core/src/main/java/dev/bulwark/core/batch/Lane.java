@@ -118,49 +118,15 @@ public final class Lane<O, R> {
    * @throws IllegalStateException when made on the sending side, which this call would wait for
    */
   public R call(O operation) {
-    Pending<O, R> mine = callerPending(operation);
-    enqueue(mine);
-    mine.awaitAnswer();
-    return mine.answer();
-  }
-
-  /**
-   * As {@link #call(Object)}, for an operation that is worth sending only until {@code deadline}
-   * ({@link System#nanoTime}): one still queued then is taken out of the lane, never reaches the
-   * store, and the call returns {@code unsent}. Once in a batch it is answered as any other, so a
-   * caller waits past its deadline by a round trip of the store at most, not by the lane's backlog.
-   */
-  public R call(O operation, long deadline, R unsent) {
-    Pending<O, R> mine = callerPending(operation);
-    enqueue(mine);
-    if (!mine.awaitAnswerUntil(deadline) && withdraw(mine)) {
-      return unsent;
-    }
-    mine.awaitAnswer();
-    return mine.answer();
-  }
-
-  private Pending<O, R> callerPending(O operation) {
     if (SENDING.get() != null) {
       throw new IllegalStateException(
           "Lane.call was made on a thread that sends batches or hands out their answers:"
               + " it would wait for the thread it holds");
     }
-    return new Pending<>(operation, Thread.currentThread());
-  }
-
-  /** Takes {@code pending} out of the lane if no batch took it yet. */
-  private boolean withdraw(Pending<O, R> pending) {
-    lock.lock();
-    try {
-      boolean withdrawn = queued.removeFirstOccurrence(pending);
-      if (withdrawn) {
-        wakeFlushesIfIdle();
-      }
-      return withdrawn;
-    } finally {
-      lock.unlock();
-    }
+    Pending<O, R> mine = new Pending<>(operation, Thread.currentThread());
+    enqueue(mine);
+    mine.awaitAnswer();
+    return mine.answer();
   }
 
   /** Queues {@code operation}; the stage completes with its answer on the answering executor. */
@@ -421,27 +387,6 @@ public final class Lane<O, R> {
       if (thread != null) {
         LockSupport.unpark(thread);
       }
-    }
-
-    /**
-     * Parks until answered or {@code deadline} (nanoTime), keeping an interrupt as {@link
-     * #awaitAnswer} does.
-     *
-     * @return whether it was answered
-     */
-    boolean awaitAnswerUntil(long deadline) {
-      boolean interrupted = false;
-      long left;
-      while (!stage.isDone() && (left = deadline - System.nanoTime()) > 0) {
-        LockSupport.parkNanos(this, left);
-        if (Thread.interrupted()) {
-          interrupted = true;
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-      return stage.isDone();
     }
 
     /** Parks until answered; an interrupt meanwhile is kept and set again once answered. */

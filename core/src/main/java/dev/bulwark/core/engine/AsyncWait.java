@@ -6,7 +6,6 @@ import dev.bulwark.spi.Outcome;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.function.Supplier;
 
 /**
  * Waits out one queued request of an asynchronous call without a thread: the store's hand-over
@@ -57,13 +56,13 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
     Grant grant;
     try {
       if (maxWaitNanos <= 0) {
-        grant = ask(request, false, wait.deadline, order, place);
+        grant = ask(request, false, order, place);
       } else {
         // read before the store first sees the request: a notice lost after this changes it
         request.trustFrom(access.wakeUpEpoch());
         access.waiters().register(request);
         try {
-          grant = ask(request, true, wait.deadline, order, place);
+          grant = ask(request, true, order, place);
         } catch (RuntimeException e) {
           access.waiters().unregister(request);
           throw e;
@@ -92,9 +91,10 @@ final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
   }
 
   private static <R extends GrantSignal & QueuedRequest.Queue> Grant ask(
-      R request, boolean mayQueue, long deadline, StartOrder order, StartOrder.Place place) {
-    Supplier<Grant> asking = mayQueue ? () -> request.requestUntil(deadline) : request::request;
-    return order == null ? asking.get() : order.ask(place, asking);
+      R request, boolean mayQueue, StartOrder order, StartOrder.Place place) {
+    return order == null
+        ? request.request(mayQueue)
+        : order.ask(place, () -> request.request(mayQueue));
   }
 
   /** The outcome, passed on in the limit's start order when it has one. */

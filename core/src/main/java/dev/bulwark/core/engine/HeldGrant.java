@@ -200,20 +200,13 @@ abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, Loc
   }
 
   @Override
-  public final Grant request() {
-    return call(acquisition(false));
+  public final Grant request(boolean mayQueue) {
+    return call(acquisition(mayQueue));
   }
 
   @Override
-  public final Grant requestUntil(long deadline) {
-    Operation acquire = acquisition(true);
-    return lane == null ? sendAlone(acquire) : lane.call(acquire, deadline, Grant.REJECTED);
-  }
-
-  @Override
-  public final Grant pollUntil(long deadline) {
-    Operation poll = Operation.poll(key, requestId);
-    return lane == null ? sendAlone(poll) : lane.call(poll, deadline, Grant.QUEUED);
+  public final Grant poll() {
+    return call(Operation.poll(key, requestId));
   }
 
   @Override

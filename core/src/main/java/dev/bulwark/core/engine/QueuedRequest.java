@@ -17,19 +17,10 @@ final class QueuedRequest {
 
   /** The store operations on one request. */
   interface Queue {
-    /** Asks the store once, to be granted or rejected now. */
-    Grant request();
+    /** Asks the store once: granted, rejected, or (when it may) queued. */
+    Grant request(boolean mayQueue);
 
-    /**
-     * Asks the store once, to be granted, queued or rejected; REJECTED without asking when the
-     * request could not be sent to the store before {@code deadline} (nanoTime).
-     */
-    Grant requestUntil(long deadline);
-
-    /**
-     * Asks the store whether the queued request was granted; QUEUED if it could not ask by then.
-     */
-    Grant pollUntil(long deadline);
+    Grant poll();
 
     Grant cancel();
 
@@ -60,14 +51,14 @@ final class QueuedRequest {
       R request, long maxWaitNanos, StoreAccess access, LimitEvents events)
       throws InterruptedException {
     if (maxWaitNanos <= 0) {
-      return request.request();
+      return request.request(false);
     }
     long deadline = System.nanoTime() + maxWaitNanos;
     // read before the store first sees the request: a notice lost after this changes it
     request.trustFrom(access.wakeUpEpoch());
     access.waiters().register(request);
     try {
-      Grant grant = request.requestUntil(deadline);
+      Grant grant = request.request(true);
       if (grant.outcome() != Outcome.QUEUED) {
         return grant;
       }
@@ -128,7 +119,7 @@ final class QueuedRequest {
           continue; // nudged, and no wake-up can have been lost: the hand-over will be told
         }
         if (deadline - System.nanoTime() > 0) {
-          Grant polled = queue.pollUntil(deadline);
+          Grant polled = queue.poll();
           if (polled.outcome() != Outcome.QUEUED) {
             return polled;
           }

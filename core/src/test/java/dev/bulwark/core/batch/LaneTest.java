@@ -49,48 +49,6 @@ class LaneTest {
   }
 
   @Test
-  void aCallStillQueuedAtItsDeadlineIsTakenOutOfTheLaneAndNeverSent() throws Exception {
-    RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
-    RecordingSender.Hold first = sender.holdNext();
-    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
-    first.awaitEntered();
-
-    long asked = System.nanoTime();
-    String answer = lane.call(1, asked + TimeUnit.MILLISECONDS.toNanos(50), "unsent");
-    long waited = System.nanoTime() - asked;
-    CompletableFuture<String> behind = lane.submit(2);
-    first.release();
-
-    assertThat(answer).isEqualTo("unsent");
-    assertThat(waited).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
-    assertThat(inFlight.get(10, TimeUnit.SECONDS)).isEqualTo("answer 0");
-    assertThat(behind.get(10, TimeUnit.SECONDS)).isEqualTo("answer 2");
-    assertThat(sender.sent()).extracting(Sent::operations).containsExactly(List.of(0), List.of(2));
-    assertThat(lane.flush(10, TimeUnit.SECONDS)).isTrue();
-  }
-
-  @Test
-  void aCallInABatchAtItsDeadlineWaitsForItsAnswer() throws Exception {
-    RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
-    RecordingSender.Hold held = sender.holdNext();
-    CompletableFuture<String> answer =
-        CompletableFuture.supplyAsync(
-            () -> lane.call(1, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20), "unsent"));
-    held.awaitEntered();
-    long past = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
-    while (System.nanoTime() - past < 0) {
-      LockSupport.parkNanos(past - System.nanoTime()); // the deadline passes while it is sent
-    }
-    assertThat(answer).isNotDone();
-    held.release();
-
-    assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo("answer 1");
-    assertThat(sender.sent()).extracting(Sent::operations).containsExactly(List.of(1));
-  }
-
-  @Test
   void aCallerAloneHasItsOperationSentAtOnceByTheSendingSideInABatchOfOne() {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
     Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);

@@ -158,41 +158,6 @@ class BatchedEngineTest {
   }
 
   @Test
-  void aCallWhoseAcquireCannotBeSentWithinItsWaitingTimeIsRejectedThenWithoutReachingTheStore()
-      throws Exception {
-    start(Map.of());
-    BulkheadLimiter limiter = bulkhead("backlogged", 1);
-    Permit first = limiter.acquire();
-    opened[0].releases.drainPermits(); // the release's batch stays in flight; nothing goes after it
-    Future<?> released = pool.submit(first::close);
-    while (!opened[0].releases.hasQueuedThreads()) {
-      Thread.sleep(5); // until the release's batch waits in the store
-    }
-
-    long asked = System.nanoTime();
-    String outcome;
-    try (Permit second = limiter.acquire(TimeUnit.MILLISECONDS.toNanos(200))) {
-      outcome = "admitted";
-    } catch (RuntimeException e) {
-      outcome = e.getClass().getSimpleName();
-    }
-    long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
-    opened[0].releases.release(Integer.MAX_VALUE);
-    released.get(10, TimeUnit.SECONDS);
-
-    assertThat(outcome).isEqualTo("BulkheadFullException");
-    assertThat(waitedMillis)
-        .as("rejected once its waiting time was over, not when the store took a batch again")
-        .isBetween(200L, 9_000L);
-    assertThat(engine.flush(Duration.ofSeconds(10))).isTrue();
-    assertThat(opened[0].batches.stream().flatMap(List::stream))
-        .as("the acquire that was never sent")
-        .filteredOn(op -> op.kind() == Operation.Kind.ACQUIRE)
-        .hasSize(1);
-    assertThat(opened[0].local.bulkheadHolders("backlogged")).isZero();
-  }
-
-  @Test
   void anInterruptedWaiterWhoseWithdrawalFailsIsRejectedAndKeepsItsInterruptUnderFailOpen()
       throws Exception {
     start(Map.of("bulwark.failure-policy", "fail-open"));
