@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bulwark.redis.RecordingStore.Wake;
 import dev.bulwark.redis.client.RedisSettings;
 import dev.bulwark.spi.Grant;
+import dev.bulwark.spi.Operation;
 import dev.bulwark.spi.PermitSpec;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,8 +34,7 @@ class SentinelTest {
     }
   }
 
-  @Test
-  void holdsPermitsOnTheMasterAndWakesTheWaiterAcrossInstances() throws Exception {
+  private static RedisSettings settings(String keyPrefix) {
     Map<String, String> config =
         Map.of(
             "bulwark.redis.sentinel.master",
@@ -39,9 +42,15 @@ class SentinelTest {
             "bulwark.redis.sentinel.nodes",
             sentinel.sentinel().toString(),
             "bulwark.redis.key-prefix",
-            "sentinel-test:");
+            keyPrefix);
     RedisSettings settings = RedisSettings.from(key -> Optional.ofNullable(config.get(key)));
     assertThat(settings.topology()).isEqualTo(RedisSettings.Topology.SENTINEL);
+    return settings;
+  }
+
+  @Test
+  void holdsPermitsOnTheMasterAndWakesTheWaiterAcrossInstances() throws Exception {
+    RedisSettings settings = settings("sentinel-test:");
     PermitSpec one = new PermitSpec("pool", 1, 10_000);
 
     try (RecordingStore first = RecordingStore.open(settings);
@@ -58,6 +67,35 @@ class SentinelTest {
       assertThat(first.wakesSoFar(master)).isEmpty();
       assertThat(master.zrange("sentinel-test:{b:pool}:holders", 0, -1))
           .containsExactly(second.member(2));
+    }
+  }
+
+  @Test
+  void batchesGoPipelinedToTheMasterSeveralInFlight() throws Exception {
+    RedisSettings settings = settings("sentinel-pipelined:");
+    PermitSpec one = new PermitSpec("pool", 1, 10_000);
+
+    try (RecordingStore store = RecordingStore.open(settings);
+        RedisClient master = sentinel.master()) {
+      assertThat(store.store().batchesInFlight()).isGreaterThan(1);
+      // both written before either reply is read, applied on the master in the order written
+      CompletableFuture<List<Grant>> first =
+          store
+              .store()
+              .permits()
+              .applyAsync(one, List.of(Operation.acquire(1, true)))
+              .toCompletableFuture();
+      CompletableFuture<List<Grant>> second =
+          store
+              .store()
+              .permits()
+              .applyAsync(one, List.of(Operation.acquire(2, true)))
+              .toCompletableFuture();
+
+      assertThat(first.get(10, TimeUnit.SECONDS)).containsExactly(Grant.GRANTED);
+      assertThat(second.get(10, TimeUnit.SECONDS)).containsExactly(Grant.QUEUED);
+      assertThat(master.zrange("sentinel-pipelined:{b:pool}:holders", 0, -1))
+          .containsExactly(store.member(1));
     }
   }
 }
