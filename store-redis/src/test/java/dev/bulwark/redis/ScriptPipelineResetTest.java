@@ -13,6 +13,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -37,12 +38,18 @@ class ScriptPipelineResetTest {
   @Test
   void aWriteOnAResetConnectionFailsItsCallAndTheNextCallConnectsAgain() throws Exception {
     try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      // the reset waits until the first reply was read: a reset can discard what the client has
+      // received and not read yet, and the connection must be idle when it breaks
+      CountDownLatch firstAnswered = new CountDownLatch(1);
       CompletableFuture<Void> reset =
           CompletableFuture.runAsync(
               () -> {
                 try {
                   Socket first = server.accept();
                   answerOneCall(first);
+                  if (!firstAnswered.await(10, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the first reply was not read");
+                  }
                   first.setSoLinger(true, 0); // closing sends a reset, not a FIN
                   first.close();
                   // the test's probe, then the pipeline connecting again
@@ -66,6 +73,7 @@ class ScriptPipelineResetTest {
               "reset-pipeline")) {
         assertThat(pipeline.evalsha(ECHO, List.of("k"), List.of("a")).get(10, TimeUnit.SECONDS))
             .isEqualTo(1L);
+        firstAnswered.countDown();
         // the reset has reached this side: writes now fail with a broken pipe
         waitForTheReset(server);
 
@@ -86,8 +94,9 @@ class ScriptPipelineResetTest {
 
   /**
    * Answers the commands of a connection (RESP arrays of bulk strings): those Jedis sends as it
-   * connects ({@code HELLO} its protocol, others {@code +OK}), and the first {@code EVALSHA} (or
-   * the probe's {@code PING}) {@code :1}, after which it returns.
+   * connects ({@code HELLO} its protocol, others, as the pipeline's {@code SCRIPT LOAD}, {@code
+   * +OK}), and the first {@code EVALSHA} (or the probe's {@code PING}) {@code :1}, after which it
+   * returns.
    */
   private static void answerOneCall(Socket socket) throws Exception {
     InputStream in = socket.getInputStream();

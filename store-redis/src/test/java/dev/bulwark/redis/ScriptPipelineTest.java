@@ -20,13 +20,15 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * The store's pipelined connection on the real Redis, through a relay the test can silence and cut:
  * many calls in flight each get their own reply in the order written, an error reply fails only its
- * call, and a connection cut or silent past the read timeout with three calls in flight fails all
- * three as "may have run" and connects again for the next call.
+ * call, a script Redis does not know is loaded before its first call, and a connection cut or
+ * silent past the read timeout with three calls in flight fails all three as "may have run" and
+ * connects again for the next call.
  */
 @ExtendWith(RedisExtension.class)
 @Timeout(60)
@@ -34,8 +36,8 @@ class ScriptPipelineTest {
 
   private static final LuaScript ECHO = LuaScript.load("echo_for_test");
 
-  /** A script whose SHA Redis has never seen: its call is answered NOSCRIPT. */
-  private static final LuaScript NEVER_LOADED = LuaScript.load("echo_for_test_unknown");
+  /** A script answered with an error reply. */
+  private static final LuaScript REFUSE = LuaScript.load("refuse_for_test");
 
   private static final JedisClientConfig CONFIG =
       DefaultJedisClientConfig.builder()
@@ -57,7 +59,7 @@ class ScriptPipelineTest {
         replies.add(pipeline.evalsha(ECHO, List.of(test.prefix() + "k"), List.of("call " + i)));
       }
       CompletableFuture<Object> refused =
-          pipeline.evalsha(NEVER_LOADED, List.of(test.prefix() + "k"), List.of("x"));
+          pipeline.evalsha(REFUSE, List.of(test.prefix() + "k"), List.of("x"));
       CompletableFuture<Object> after =
           pipeline.evalsha(ECHO, List.of(test.prefix() + "k"), List.of("after"));
 
@@ -66,8 +68,44 @@ class ScriptPipelineTest {
       }
       assertThatThrownBy(() -> refused.get(10, TimeUnit.SECONDS))
           .isInstanceOf(ExecutionException.class)
-          .hasCauseInstanceOf(JedisNoScriptException.class);
+          .hasCauseInstanceOf(JedisDataException.class)
+          .hasMessageContaining("refused x");
       assertThat(after.get(10, TimeUnit.SECONDS)).isEqualTo("after");
+      assertThat(pipeline.unansweredCount()).isZero();
+    }
+  }
+
+  /**
+   * A call Redis refused for a script it does not know is sent again elsewhere, behind those
+   * written after it: the pipeline loads each script on its connection before the first call, so
+   * none is refused, and after a flush one call is, and the next is answered.
+   */
+  @Test
+  void scriptsRedisDoesNotKnowAreLoadedOnTheConnectionSoNoCallIsRefused(TestRedis test)
+      throws Exception {
+    test.redis().scriptFlush(); // as after a restart, or on a replica that took over
+    URI server = URI.create(test.url());
+    try (ScriptPipeline pipeline =
+        new ScriptPipeline(
+            () -> new HostAndPort(server.getHost(), server.getPort()), CONFIG, "test-pipeline")) {
+      List<CompletableFuture<Object>> replies = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        replies.add(pipeline.evalsha(ECHO, List.of(test.prefix() + "k"), List.of("call " + i)));
+      }
+      for (int i = 0; i < 50; i++) {
+        assertThat(replies.get(i).get(10, TimeUnit.SECONDS)).isEqualTo("call " + i);
+      }
+
+      test.redis().scriptFlush(); // forgotten while the connection stays
+      CompletableFuture<Object> refused =
+          pipeline.evalsha(ECHO, List.of(test.prefix() + "k"), List.of("flushed"));
+      assertThatThrownBy(() -> refused.get(10, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(JedisNoScriptException.class);
+      assertThat(
+              pipeline
+                  .evalsha(ECHO, List.of(test.prefix() + "k"), List.of("loaded again"))
+                  .get(10, TimeUnit.SECONDS))
+          .isEqualTo("loaded again");
       assertThat(pipeline.unansweredCount()).isZero();
     }
   }

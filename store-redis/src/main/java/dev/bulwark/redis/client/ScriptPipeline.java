@@ -2,7 +2,9 @@ package dev.bulwark.redis.client;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -14,6 +16,7 @@ import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * Script calls pipelined on one connection of the store's own to the primary: a call is written and
@@ -22,11 +25,16 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * them in the order they were written. The reading thread only completes stages; whoever depends on
  * them must move elsewhere before doing more than bookkeeping.
  *
- * <p>An error reply fails its own call only ({@link JedisDataException}: a script Redis does not
- * know yet, a replica that refuses writes...). A broken connection, or a reply that does not come
- * within the read timeout, fails every call still unanswered with a {@link
- * JedisConnectionException} — each may have run — and the next call connects again (to where {@code
- * primary} says the server is then).
+ * <p>Each connection writes {@code SCRIPT LOAD} of a script before its first {@code EVALSHA} there,
+ * so a server that does not know the script yet (first use, restart, a replica that took over)
+ * answers the call instead of refusing it: a refused call is sent again elsewhere, after those
+ * written behind it, and the order would be lost.
+ *
+ * <p>An error reply fails its own call only ({@link JedisDataException}: a script flushed since it
+ * was loaded, which the next call loads again; a replica that refuses writes...). A broken
+ * connection, or a reply that does not come within the read timeout, fails every call still
+ * unanswered with a {@link JedisConnectionException} — each may have run — and the next call
+ * connects again (to where {@code primary} says the server is then).
  */
 public final class ScriptPipeline implements AutoCloseable {
 
@@ -37,7 +45,7 @@ public final class ScriptPipeline implements AutoCloseable {
   // written under lock: callers write one command at a time, in the order they take the lock
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition replyDue = lock.newCondition();
-  private final ArrayDeque<CompletableFuture<Object>> unanswered = new ArrayDeque<>();
+  private final ArrayDeque<Call> unanswered = new ArrayDeque<>();
   private PipelineConnection connection; // guarded by lock
   private boolean closed; // guarded by lock
 
@@ -82,13 +90,25 @@ public final class ScriptPipeline implements AutoCloseable {
         reply.completeExceptionally(e);
         return reply;
       }
-      unanswered.add(reply);
       try {
+        if (open.loaded.add(script.sha())) {
+          // its reply (the SHA) is read and dropped; an error there shows in the EVALSHA's own
+          unanswered.add(new Call(new CompletableFuture<>(), null));
+          open.sendCommand(Protocol.Command.SCRIPT, "LOAD", script.source());
+        }
+        unanswered.add(new Call(reply, script.sha()));
         open.sendCommand(Protocol.Command.EVALSHA, command);
         open.flushNow();
         replyDue.signal();
       } catch (RuntimeException e) {
-        failures = broken(open, asConnectionFailure(e));
+        JedisConnectionException failure = asConnectionFailure(e);
+        Runnable unansweredFail = broken(open, failure);
+        // the call itself is not among them when the write of its script failed
+        failures =
+            () -> {
+              unansweredFail.run();
+              reply.completeExceptionally(failure);
+            };
       }
     } finally {
       lock.unlock();
@@ -99,11 +119,11 @@ public final class ScriptPipeline implements AutoCloseable {
     return reply;
   }
 
-  /** How many calls wait for their reply. */
+  /** How many calls wait for their reply (a script's load is not one). */
   public int unansweredCount() {
     lock.lock();
     try {
-      return unanswered.size();
+      return (int) unanswered.stream().filter(call -> call.sha != null).count();
     } finally {
       lock.unlock();
     }
@@ -125,7 +145,7 @@ public final class ScriptPipeline implements AutoCloseable {
   /** The reading thread of one connection: one reply per call written, in order. */
   private void read(PipelineConnection from) {
     while (true) {
-      CompletableFuture<Object> next;
+      Call next;
       lock.lock();
       try {
         while (connection == from && unanswered.isEmpty() && !closed) {
@@ -142,8 +162,8 @@ public final class ScriptPipeline implements AutoCloseable {
       try {
         reply = BuilderFactory.AGGRESSIVE_ENCODED_OBJECT.build(from.getUnflushedObject());
       } catch (JedisDataException errorReply) {
-        take(from, next);
-        next.completeExceptionally(errorReply);
+        take(from, next, errorReply instanceof JedisNoScriptException);
+        next.reply.completeExceptionally(errorReply);
         continue;
       } catch (RuntimeException e) {
         Runnable failures;
@@ -156,16 +176,23 @@ public final class ScriptPipeline implements AutoCloseable {
         failures.run();
         return;
       }
-      take(from, next);
-      next.complete(reply);
+      take(from, next, false);
+      next.reply.complete(reply);
     }
   }
 
-  private void take(PipelineConnection from, CompletableFuture<Object> answered) {
+  /**
+   * Takes the answered call off; {@code forgotten}: Redis no longer knows its script (flushed), so
+   * the next call of it on this connection loads it again.
+   */
+  private void take(PipelineConnection from, Call answered, boolean forgotten) {
     lock.lock();
     try {
       if (connection == from && unanswered.peek() == answered) {
         unanswered.poll();
+      }
+      if (forgotten && answered.sha != null) {
+        from.loaded.remove(answered.sha);
       }
     } finally {
       lock.unlock();
@@ -181,7 +208,7 @@ public final class ScriptPipeline implements AutoCloseable {
       return () -> {};
     }
     connection = null;
-    List<CompletableFuture<Object>> failed = new ArrayList<>(unanswered);
+    List<Call> failed = new ArrayList<>(unanswered);
     unanswered.clear();
     replyDue.signalAll();
     which.setBroken();
@@ -193,7 +220,7 @@ public final class ScriptPipeline implements AutoCloseable {
       // callers would wait for ever
       failure.addSuppressed(closing);
     }
-    return () -> failed.forEach(call -> call.completeExceptionally(failure));
+    return () -> failed.forEach(call -> call.reply.completeExceptionally(failure));
   }
 
   private static JedisConnectionException asConnectionFailure(RuntimeException e) {
@@ -231,8 +258,16 @@ public final class ScriptPipeline implements AutoCloseable {
     failures.run();
   }
 
-  /** A connection whose buffered commands can be flushed without reading a reply. */
+  /** A command written and not answered yet; {@code sha}: the script it calls (null: a load). */
+  private record Call(CompletableFuture<Object> reply, String sha) {}
+
+  /**
+   * A connection whose buffered commands can be flushed without reading a reply, and the scripts
+   * loaded on it (guarded by the pipeline's lock).
+   */
   private static final class PipelineConnection extends Connection {
+
+    private final Set<String> loaded = new HashSet<>();
 
     PipelineConnection(HostAndPort node, JedisClientConfig config) {
       super(node, config);
