@@ -112,6 +112,11 @@ public final class ClusterRun implements AutoCloseable {
     return new LiveCounters(record, recordPrefix);
   }
 
+  /** The run's fenced resource, as the workers started with {@code fenced-sink=true} write it. */
+  public FencedSink sink() {
+    return new FencedSink(record, recordPrefix);
+  }
+
   /**
    * Starts a worker JVM with the run's store config plus {@code limits} (per-name config keys),
    * extra environment {@code env}, and the scenario {@code args} (see {@link WorkerOptions}).

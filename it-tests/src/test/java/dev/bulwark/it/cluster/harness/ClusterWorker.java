@@ -42,15 +42,22 @@ public final class ClusterWorker {
   private final EventLog log;
   private final GuardedOperations operations;
   private final LiveCounters counters;
+  private final FencedSink sink;
+  private final AtomicLong refusedBySink = new AtomicLong();
   private final Map<String, AtomicLong> uncountedRejections = new ConcurrentHashMap<>();
   private final Map<String, Boolean> stackPrinted = new ConcurrentHashMap<>();
 
   private ClusterWorker(
-      WorkerOptions options, EventLog log, GuardedOperations operations, LiveCounters counters) {
+      WorkerOptions options,
+      EventLog log,
+      GuardedOperations operations,
+      LiveCounters counters,
+      FencedSink sink) {
     this.options = options;
     this.log = log;
     this.operations = operations;
     this.counters = counters;
+    this.sink = sink;
   }
 
   public static void main(String[] args) throws Exception {
@@ -95,15 +102,21 @@ public final class ClusterWorker {
     try (RedisClient record = recordClient(URI.create(options.recordUrl()));
         WeldContainer weld = boot()) {
       GuardedOperations operations = weld.select(GuardedOperations.class).get();
+      LeaseWitness.recordTo(log);
       ClusterWorker worker =
           new ClusterWorker(
-              options, log, operations, new LiveCounters(record, options.recordPrefix()));
+              options,
+              log,
+              operations,
+              new LiveCounters(record, options.recordPrefix()),
+              options.fencedSink() ? new FencedSink(record, options.recordPrefix()) : null);
       worker.warmUp();
       long start = new StartBarrier(record, options.recordPrefix()).arriveAndAwait(BARRIER_TIMEOUT);
       log.info("start", start);
       StallWatch.start(log);
       worker.runScenario(start + options.startDelay().toNanos());
       worker.uncountedRejections.forEach((name, count) -> log.info("rejected:" + name, count));
+      log.info("sink-refused", worker.refusedBySink.get());
       // again at the end: a clock that libfaketime shifts only after the boot is shifted by now
       log.info("clock-at-end", System.currentTimeMillis() + " " + System.nanoTime());
       log.done();
@@ -125,7 +138,8 @@ public final class ClusterWorker {
             BulkheadInterceptor.class,
             RateLimitInterceptor.class,
             LockInterceptor.class,
-            GuardedOperations.class)
+            GuardedOperations.class,
+            LeaseWitness.class)
         .initialize();
   }
 
@@ -271,7 +285,14 @@ public final class ClusterWorker {
                   token[0]));
           try {
             counters.lockEnter(key, mode);
+            boolean fenced = sink != null && "WRITE".equals(mode);
+            if (fenced) {
+              writeToSink(key, token[0], "first");
+            }
             hold();
+            if (fenced) {
+              writeToSink(key, token[0], "last");
+            }
             counters.lockExit(key, mode);
           } finally {
             inside[1] = System.nanoTime();
@@ -287,6 +308,13 @@ public final class ClusterWorker {
       outcome = rejection(e);
     }
     finish(thread, seq, mode, key, request, inside, outcome, token[0]);
+  }
+
+  /** A refused write is the downstream's answer, not the call's failure: it is counted. */
+  private void writeToSink(String key, long token, String phase) {
+    if (!sink.write(key, token, options.worker(), phase)) {
+      refusedBySink.incrementAndGet();
+    }
   }
 
   private void finish(

@@ -90,6 +90,11 @@ public final class Recording {
     return calls.stream().filter(filter).toList();
   }
 
+  /** This recording with only the calls {@code filter} keeps (stalls and infos all kept). */
+  public Recording only(Predicate<CallRecord> filter) {
+    return new Recording(calls(filter), infos, done, stalls);
+  }
+
   public List<CallRecord> entered() {
     return calls(CallRecord::entered);
   }

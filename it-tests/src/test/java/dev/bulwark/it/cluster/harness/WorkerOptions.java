@@ -120,6 +120,14 @@ public final class WorkerOptions {
     return Boolean.parseBoolean(values.getOrDefault("record-rejections", "true"));
   }
 
+  /**
+   * Whether a writer's body writes to the run's {@link FencedSink} with its fencing token, as it
+   * enters and again as its hold ends.
+   */
+  public boolean fencedSink() {
+    return Boolean.parseBoolean(values.getOrDefault("fenced-sink", "false"));
+  }
+
   public int keys() {
     return integer("keys", 16);
   }

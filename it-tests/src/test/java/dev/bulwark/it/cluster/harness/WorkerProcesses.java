@@ -73,6 +73,33 @@ public final class WorkerProcesses implements AutoCloseable {
       return killed;
     }
 
+    /**
+     * SIGSTOP: the JVM stands still as in a long GC pause or a frozen VM — no thread runs, not its
+     * lease renewer either — until {@link #resume()}.
+     */
+    public void pause() {
+      signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() {
+      signal("CONT");
+    }
+
+    private void signal(String name) {
+      try {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+          throw new AssertionError("kill -" + name + " of " + this.name + " failed");
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted", e);
+      }
+    }
+
     /** Why this worker is not running as it should: it ended with a failure; null if fine. */
     public String failure() {
       if (killed || process.isAlive()) {
