@@ -97,6 +97,18 @@ public final class RedisServerProcess implements AutoCloseable {
     awaitAnswering(START_TIMEOUT);
   }
 
+  /**
+   * SIGSTOP ({@link ProcessSignals}): the server keeps its data and connections, answers nothing.
+   */
+  public synchronized void pause() {
+    ProcessSignals.stop(process);
+  }
+
+  /** SIGCONT after {@link #pause()}: it answers what it was sent meanwhile. */
+  public synchronized void resume() {
+    ProcessSignals.resume(process);
+  }
+
   /** Stops the server at once, dropping its data ({@code SHUTDOWN NOSAVE}); waits for its exit. */
   public synchronized void shutdown() {
     if (!isRunning()) {

@@ -1,5 +1,6 @@
 package dev.bulwark.it.cluster.harness;
 
+import dev.bulwark.it.support.ProcessSignals;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -74,30 +75,14 @@ public final class WorkerProcesses implements AutoCloseable {
     }
 
     /**
-     * SIGSTOP: the JVM stands still as in a long GC pause or a frozen VM — no thread runs, not its
-     * lease renewer either — until {@link #resume()}.
+     * SIGSTOP ({@link ProcessSignals}): not its lease renewer either runs until {@link #resume()}.
      */
     public void pause() {
-      signal("STOP");
+      ProcessSignals.stop(process);
     }
 
-    /** SIGCONT after {@link #pause()}. */
     public void resume() {
-      signal("CONT");
-    }
-
-    private void signal(String name) {
-      try {
-        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
-        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-          throw new AssertionError("kill -" + name + " of " + this.name + " failed");
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted", e);
-      }
+      ProcessSignals.resume(process);
     }
 
     /** Why this worker is not running as it should: it ended with a failure; null if fine. */
