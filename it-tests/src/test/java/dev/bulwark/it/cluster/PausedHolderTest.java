@@ -136,7 +136,7 @@ class PausedHolderTest {
               leaseLost,
               held.outcome()));
 
-      assertThat(interleavedHolds(writes))
+      assertThat(FencedSink.interleavedHolds(writes))
           .as("holds whose accepted writes enclose another hold's accepted write")
           .isEmpty();
       assertThat(refused)
@@ -178,34 +178,5 @@ class PausedHolderTest {
         .filter(w -> w.worker().equals(worker) && w.key().equals(KEY))
         .findFirst()
         .orElse(null);
-  }
-
-  /**
-   * The holds (worker and token) with an accepted write of another hold between their first and
-   * last accepted writes, in the sink's order: two holders that both wrote in one stretch.
-   */
-  private static List<String> interleavedHolds(List<Write> writes) {
-    List<Write> accepted = writes.stream().filter(Write::accepted).toList();
-    List<String> interleaved = new ArrayList<>();
-    for (int first = 0; first < accepted.size(); first++) {
-      Write opening = accepted.get(first);
-      int last = first;
-      for (int i = first + 1; i < accepted.size(); i++) {
-        if (sameHold(accepted.get(i), opening)) {
-          last = i;
-        }
-      }
-      for (int i = first + 1; i < last; i++) {
-        if (!sameHold(accepted.get(i), opening)) {
-          interleaved.add(opening.worker() + "@" + opening.token() + " around " + accepted.get(i));
-          break;
-        }
-      }
-    }
-    return interleaved;
-  }
-
-  private static boolean sameHold(Write a, Write b) {
-    return a.worker().equals(b.worker()) && a.token() == b.token();
   }
 }

@@ -1,6 +1,9 @@
 package dev.bulwark.it.cluster.harness;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -15,6 +18,11 @@ public final class FencedSink {
   /** One attempt as the sink kept it, oldest first. */
   public record Write(
       boolean accepted, String key, long token, String worker, String phase, long nanos) {
+
+    /** One hold of a key: its worker and its fencing token. */
+    public String hold() {
+      return worker + "@" + key + "#" + token;
+    }
 
     static Write parse(String line) {
       String[] parts = line.split(" ");
@@ -61,6 +69,42 @@ public final class FencedSink {
             List.of(lastTokens, writes),
             List.of(key, Long.toString(token), worker, phase, Long.toString(System.nanoTime())));
     return Long.valueOf(1).equals(accepted);
+  }
+
+  /**
+   * The witness's verdict on exclusion: the holds (worker and token) of a key with an accepted
+   * write of another hold of that key between their first and last accepted writes, in the sink's
+   * order — two holders that both wrote in one stretch. Empty when every hold wrote alone.
+   */
+  public static List<String> interleavedHolds(List<Write> writes) {
+    Map<String, List<Write>> acceptedByKey = new LinkedHashMap<>();
+    for (Write write : writes) {
+      if (write.accepted()) {
+        acceptedByKey.computeIfAbsent(write.key(), k -> new ArrayList<>()).add(write);
+      }
+    }
+    List<String> interleaved = new ArrayList<>();
+    for (List<Write> accepted : acceptedByKey.values()) {
+      Map<String, Integer> lastOfHold = new LinkedHashMap<>();
+      for (int i = 0; i < accepted.size(); i++) {
+        lastOfHold.put(accepted.get(i).hold(), i);
+      }
+      Map<String, Boolean> judged = new LinkedHashMap<>();
+      for (int first = 0; first < accepted.size(); first++) {
+        Write opening = accepted.get(first);
+        if (judged.putIfAbsent(opening.hold(), Boolean.TRUE) != null) {
+          continue;
+        }
+        int last = lastOfHold.get(opening.hold());
+        for (int i = first + 1; i < last; i++) {
+          if (!accepted.get(i).hold().equals(opening.hold())) {
+            interleaved.add(opening.hold() + " around " + accepted.get(i));
+            break;
+          }
+        }
+      }
+    }
+    return interleaved;
   }
 
   /** Every attempt so far, in the order the sink saw them. */

@@ -111,6 +111,11 @@ public final class Recording {
         .sum();
   }
 
+  /** Every {@code INFO} value a worker wrote, by name. */
+  public Map<String, String> infos(String worker) {
+    return infos.getOrDefault(worker, Map.of());
+  }
+
   /** An {@code INFO} value a worker wrote, or null. */
   public String info(String worker, String name) {
     return infos.getOrDefault(worker, Map.of()).get(name);
@@ -119,6 +124,11 @@ public final class Recording {
   /** The run's full history, for the {@link HistoryChecker}: every call and every stall. */
   public History history() {
     return new History(calls, stalls);
+  }
+
+  /** The times a worker's JVM stood still ({@code STALL} lines): from and to, in nanos. */
+  public List<long[]> stalls(String worker) {
+    return stalls.getOrDefault(worker, List.of());
   }
 
   /** How many stalls the workers noted, and the longest, in ms. */
