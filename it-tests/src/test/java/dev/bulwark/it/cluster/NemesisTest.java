@@ -6,9 +6,10 @@ import dev.bulwark.it.cluster.harness.ClusterRun;
 import dev.bulwark.it.cluster.harness.FencedSink;
 import dev.bulwark.it.cluster.harness.FencedSink.Write;
 import dev.bulwark.it.cluster.harness.GuardedOperations;
+import dev.bulwark.it.cluster.harness.JpaUnderTest;
 import dev.bulwark.it.cluster.harness.KeptHistories;
 import dev.bulwark.it.cluster.harness.Recording;
-import dev.bulwark.it.cluster.harness.RedisUnderTest;
+import dev.bulwark.it.cluster.harness.StoppableStore;
 import dev.bulwark.it.cluster.harness.Stores;
 import dev.bulwark.it.cluster.harness.Waiting;
 import dev.bulwark.it.cluster.harness.WorkerOptions;
@@ -16,7 +17,6 @@ import dev.bulwark.it.cluster.harness.WorkerProcesses;
 import dev.bulwark.it.cluster.history.CallRecord;
 import dev.bulwark.it.cluster.history.Millis;
 import dev.bulwark.it.cluster.history.Violations;
-import dev.bulwark.it.support.RedisServerProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,20 +26,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Faults at random, judged by a witness. Three JVMs take write and read locks on three keys of a
- * Redis of the test's own, every writer writing through a {@link FencedSink} (kept in another
- * Redis) as it enters and as its hold ends, while a seeded nemesis stops, at random times and in
- * random combinations, a worker JVM (100 ms to 3 s: shorter and longer than the 1 s lease) and the
- * Redis server (200 ms to 1.5 s: past the read timeout, and past the lease), one inside the other
- * when it draws a combination. The seed is printed; {@code -Dnemesis.seed=S} replays its faults and
- * {@code -Dnemesis.minutes=M} runs longer (30 s in the default build).
+ * Faults at random, judged by a witness. Three JVMs take write and read locks on three keys, every
+ * writer writing through a {@link FencedSink} (kept in another Redis) as it enters and as its hold
+ * ends, while a seeded nemesis stops, at random times and in random combinations, a worker JVM (100
+ * ms to 3 s: shorter and longer than the 1 s lease) and the store (200 ms to 1.5 s: past the Redis
+ * read timeout, and past the lease), one inside the other when it draws a combination. The store
+ * stands still as a {@link StoppableStore}: a Redis of the test's own stopped with SIGSTOP, or
+ * PostgreSQL and MariaDB behind a relay that holds every byte. The seed is printed; {@code
+ * -Dnemesis.seed=S} replays its faults and {@code -Dnemesis.minutes=M} runs longer (20 s per store
+ * in the default build).
  *
  * <p>The verdict: no two holds of a key wrote in one stretch (the sink's record); every refused
  * write was made by a JVM that was told its lease was lost or had expired at its release; every
@@ -52,7 +57,7 @@ class NemesisTest {
   private static final long SEED = Long.getLong("nemesis.seed", System.nanoTime());
   private static final Duration RUN =
       Duration.ofMillis(
-          (long) (Double.parseDouble(System.getProperty("nemesis.minutes", "0.5")) * 60_000));
+          (long) (Double.parseDouble(System.getProperty("nemesis.minutes", "0.34")) * 60_000));
   private static final Duration LEASE = Duration.ofSeconds(1);
   private static final Duration WAITING_TIME = Duration.ofSeconds(3);
   private static final Duration READ_TIMEOUT = Duration.ofMillis(500);
@@ -62,20 +67,33 @@ class NemesisTest {
 
   private static final int WORKERS = 3;
 
-  /** A fault: what stood still ({@code redis} or a worker's name), from and to, in nanos. */
+  private static final String STORE = "store";
+
+  /** A fault: what stood still ({@code store} or a worker's name), from and to, in nanos. */
   private record Stop(String what, long from, long to) {}
 
-  @Test
+  static Stream<Named<Function<Path, StoppableStore>>> stores() {
+    return Stream.<Named<Function<Path, StoppableStore>>>of(
+            Named.of("redis", StoppableStore::redis),
+            Named.of("jpa-postgresql", dir -> StoppableStore.relayed(JpaUnderTest.postgresql())),
+            Named.of("jpa-mariadb", dir -> StoppableStore.relayed(JpaUnderTest.mariadb())))
+        .filter(store -> Stores.selected(store.getName()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("stores")
   @Timeout(value = 4, unit = TimeUnit.HOURS) // each wait inside has its own, shorter bound
-  void locksUnderRandomStopsOfWorkersAndTheServerNeverLetTwoHoldsWriteInOneStretch() {
-    Assumptions.assumeTrue(Stores.selected("redis"), "the Redis store is not selected");
+  void locksUnderRandomStopsOfWorkersAndTheStoreNeverLetTwoHoldsWriteInOneStretch(
+      Function<Path, StoppableStore> stores) {
     SplittableRandom random = new SplittableRandom(SEED);
     Path dir = Path.of(System.getProperty("basedir", "."), "target", "nemesis-servers");
-    try (RedisServerProcess server = RedisServerProcess.start(dir);
+    try (StoppableStore server = stores.apply(dir);
         ClusterRun run =
-            new ClusterRun("nemesis", RedisUnderTest.standalone(server.url()))
-                .config("bulwark.failure-policy", "fail-closed")
-                .config("bulwark.redis.read-timeout", READ_TIMEOUT.toMillis() + "ms")) {
+            new ClusterRun("nemesis", server.store())
+                .config("bulwark.failure-policy", "fail-closed")) {
+      if (server.toString().equals("redis")) {
+        run.config("bulwark.redis.read-timeout", READ_TIMEOUT.toMillis() + "ms");
+      }
       run.report("nemesis seed " + SEED + " (-Dnemesis.seed=" + SEED + "), " + RUN);
       Map<String, String> limits =
           Map.of(
@@ -112,7 +130,7 @@ class NemesisTest {
         long serverStop = TimeUnit.MILLISECONDS.toNanos(random.nextLong(200, 1_500));
         switch (random.nextInt(3)) {
           case 0 -> stops.add(stop(worker.name(), workerStop, worker::pause, worker::resume));
-          case 1 -> stops.add(stop("redis", serverStop, server::pause, server::resume));
+          case 1 -> stops.add(stop(STORE, serverStop, server::stop, server::resume));
           default -> {
             // a combination: the server stops while the worker stands still, or the other way
             boolean workerOutside = random.nextBoolean();
@@ -125,17 +143,17 @@ class NemesisTest {
                       workerStop,
                       worker::pause,
                       worker::resume,
-                      "redis",
+                      STORE,
                       inner,
                       lead,
-                      server::pause,
+                      server::stop,
                       server::resume));
             } else {
               stops.addAll(
                   nested(
-                      "redis",
+                      STORE,
                       serverStop,
-                      server::pause,
+                      server::stop,
                       server::resume,
                       worker.name(),
                       inner,
@@ -212,7 +230,7 @@ class NemesisTest {
   private static long allowed(CallRecord call, List<Stop> stops, Recording recording) {
     List<long[]> stoodStill = new ArrayList<>();
     for (Stop stop : stops) {
-      if (stop.what().equals("redis") || stop.what().equals(call.worker())) {
+      if (stop.what().equals(STORE) || stop.what().equals(call.worker())) {
         stoodStill.add(new long[] {stop.from(), stop.to()});
       }
     }

@@ -2,6 +2,7 @@ package dev.bulwark.it.support;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -18,8 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * database): clients connect to the relay, which copies bytes both ways. {@link #cut()} makes the
  * server unreachable as a crash of it would — the listening port closes (new connections are
  * refused) and every open connection is reset — and {@link #restore()} listens again on the same
- * port. It counts the connections that carried a reply from the server after the last restore, so a
- * test can tell that its clients came back.
+ * port. {@link #pause()} makes it stand still instead, connections open. It counts the connections
+ * that carried a reply from the server after the last restore, so a test can tell that its clients
+ * came back.
  */
 public final class TcpRelay implements AutoCloseable {
 
@@ -29,6 +31,8 @@ public final class TcpRelay implements AutoCloseable {
   private final AtomicLong answeredSinceRestore = new AtomicLong();
   private volatile ServerSocket listener;
   private volatile long generation;
+  private final Object pauseLock = new Object();
+  private boolean paused; // guarded by pauseLock
 
   private TcpRelay(InetSocketAddress target, int port) {
     this.target = target;
@@ -70,6 +74,38 @@ public final class TcpRelay implements AutoCloseable {
     Thread accepting = new Thread(() -> accept(socket, current), "relay-" + port + "-accept");
     accepting.setDaemon(true);
     accepting.start();
+  }
+
+  /**
+   * Holds every byte in both directions, on open connections and new ones, until {@link #resume()}:
+   * the server stands still as a stopped process would, its connections open, what was sent to it
+   * delivered late.
+   */
+  public void pause() {
+    synchronized (pauseLock) {
+      paused = true;
+    }
+  }
+
+  /** Passes bytes again after {@link #pause()}, what was held first. */
+  public void resume() {
+    synchronized (pauseLock) {
+      paused = false;
+      pauseLock.notifyAll();
+    }
+  }
+
+  private void awaitResumed() throws InterruptedIOException {
+    synchronized (pauseLock) {
+      while (paused) {
+        try {
+          pauseLock.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("relay paused");
+        }
+      }
+    }
   }
 
   /** Stops listening and resets every open connection: the server is unreachable. */
@@ -137,6 +173,7 @@ public final class TcpRelay implements AutoCloseable {
                   OutputStream out = to.getOutputStream()) {
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
+                  awaitResumed();
                   onBytes.run();
                   out.write(buffer, 0, read);
                   out.flush();
