@@ -2,7 +2,7 @@ package dev.bulwark.health;
 
 import dev.bulwark.core.engine.BulwarkEngine;
 import dev.bulwark.core.engine.FailurePolicy;
-import dev.bulwark.core.engine.StoreOutage;
+import dev.bulwark.core.outage.StoreOutage;
 import dev.bulwark.spi.StoreStatus;
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -7,7 +7,7 @@ import dev.bulwark.LockKeySnapshot;
 import dev.bulwark.cdi.BulwarkRuntime;
 import dev.bulwark.core.config.LimitKind;
 import dev.bulwark.core.engine.Limit;
-import dev.bulwark.core.engine.LimitStats;
+import dev.bulwark.core.event.LimitStats;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -1,6 +1,6 @@
 package dev.bulwark.jpa;
 
-import dev.bulwark.core.store.OutageGate;
+import dev.bulwark.core.outage.OutageGate;
 import dev.bulwark.jpa.setup.Dialect;
 import dev.bulwark.jpa.setup.JpaSettings;
 import dev.bulwark.jpa.setup.StoreUnit;

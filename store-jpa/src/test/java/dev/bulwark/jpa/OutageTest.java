@@ -3,7 +3,7 @@ package dev.bulwark.jpa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bulwark.core.store.OutageGate;
+import dev.bulwark.core.outage.OutageGate;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.GrantListener;
 import dev.bulwark.spi.PermitSpec;

@@ -28,7 +28,8 @@ public final class ModelCheckSeam implements AutoCloseable {
    */
   private static final List<Logger> OUTAGE_LOGS =
       List.of(
-          Logger.getLogger("dev.bulwark.redis.client"), Logger.getLogger("dev.bulwark.core.store"));
+          Logger.getLogger("dev.bulwark.redis.client"),
+          Logger.getLogger("dev.bulwark.core.outage"));
 
   private static final String PUBLISH = "redis.call('PUBLISH', ";
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.bulwark.Permit;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.engine.BulwarkEngine;
-import dev.bulwark.core.engine.LeaseRenewer;
+import dev.bulwark.core.lease.LeaseRenewer;
 import dev.bulwark.redis.client.RedisOutageGate;
 import dev.bulwark.redis.client.RedisSettings;
 import dev.bulwark.spi.BulwarkStore;

@@ -1,6 +1,12 @@
 package dev.bulwark.core.engine;
 
 import dev.bulwark.LockPermit;
+import dev.bulwark.core.chain.LimitCall;
+import dev.bulwark.core.chain.LimitLink;
+import dev.bulwark.core.chain.ThreadLocks;
+import dev.bulwark.core.waiting.AsyncScheduler;
+import dev.bulwark.core.waiting.EventLoop;
+import dev.bulwark.core.waiting.Stages;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

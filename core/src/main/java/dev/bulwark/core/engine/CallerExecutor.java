@@ -1,5 +1,6 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.core.waiting.EventLoop;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;

@@ -1,6 +1,7 @@
 package dev.bulwark.core.engine;
 
 import dev.bulwark.StoreUnavailableException;
+import dev.bulwark.core.event.LimitEvents;
 import dev.bulwark.spi.StoreException;
 import java.util.function.Supplier;
 

@@ -1,6 +1,7 @@
 package dev.bulwark.core.engine;
 
 import dev.bulwark.core.config.LimitDefinition;
+import dev.bulwark.core.event.LimitStats;
 
 /**
  * One limit of the application, built once per kind and name: the entry to its chain. What an

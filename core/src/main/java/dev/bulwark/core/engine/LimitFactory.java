@@ -1,9 +1,13 @@
 package dev.bulwark.core.engine;
 
+import dev.bulwark.core.chain.LimitChains;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.core.config.LimitDefinition;
 import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.core.config.RateLimitDefinition;
+import dev.bulwark.core.event.LimitEvents;
+import dev.bulwark.core.lease.LeaseRenewer;
+import dev.bulwark.core.waiting.AsyncScheduler;
 import dev.bulwark.event.LimitType;
 import dev.bulwark.spi.BulwarkStore;
 import dev.bulwark.spi.LockSpec;

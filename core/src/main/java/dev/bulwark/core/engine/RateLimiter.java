@@ -2,7 +2,13 @@ package dev.bulwark.core.engine;
 
 import dev.bulwark.RateLimitExceededException;
 import dev.bulwark.RateLimitSnapshot;
+import dev.bulwark.core.chain.LimitCall;
+import dev.bulwark.core.chain.LimitLink;
 import dev.bulwark.core.config.RateLimitDefinition;
+import dev.bulwark.core.event.LimitEvents;
+import dev.bulwark.core.event.LimitStats;
+import dev.bulwark.core.waiting.AsyncScheduler;
+import dev.bulwark.core.waiting.EventLoop;
 import dev.bulwark.spi.RateSpec;
 import dev.bulwark.spi.RateStore;
 import java.util.concurrent.Callable;

@@ -15,6 +15,7 @@ import dev.bulwark.core.config.InvalidDefinitionException;
 import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.core.config.Origin;
 import dev.bulwark.core.config.RateLimitDefinition;
+import dev.bulwark.core.lease.LeaseRenewer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -6,6 +6,7 @@ import dev.bulwark.Permit;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.core.config.ConfigLookup;
 import dev.bulwark.core.config.Origin;
+import dev.bulwark.core.lease.LeaseRenewer;
 import dev.bulwark.spi.Lease;
 import java.time.Duration;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bulwark.LockMode;
 import dev.bulwark.RateLimitType;
-import dev.bulwark.core.store.KeyBytes;
+import dev.bulwark.core.sharedstore.KeyBytes;
 import dev.bulwark.it.support.RedisClusterExtension;
 import dev.bulwark.it.support.RedisServerProcess;
 import dev.bulwark.redis.RedisStore;

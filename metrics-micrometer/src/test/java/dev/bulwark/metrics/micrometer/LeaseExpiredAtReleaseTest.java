@@ -29,7 +29,7 @@ import redis.clients.jedis.RedisClient;
  */
 class LeaseExpiredAtReleaseTest {
 
-  private final Logger engineLog = Logger.getLogger("dev.bulwark.core.engine");
+  private final Logger engineLog = Logger.getLogger("dev.bulwark.core.lease");
   private final List<LogRecord> warnings = new CopyOnWriteArrayList<>();
   private final Handler capture =
       new Handler() {

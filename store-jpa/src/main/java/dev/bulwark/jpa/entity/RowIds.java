@@ -1,6 +1,6 @@
 package dev.bulwark.jpa.entity;
 
-import dev.bulwark.core.store.KeyBytes;
+import dev.bulwark.core.sharedstore.KeyBytes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;

@@ -1,6 +1,6 @@
 package dev.bulwark.jpa.tx;
 
-import dev.bulwark.core.store.OutageGate;
+import dev.bulwark.core.outage.OutageGate;
 import dev.bulwark.spi.StoreException;
 import jakarta.persistence.EntityManager;
 import java.util.concurrent.atomic.AtomicLong;

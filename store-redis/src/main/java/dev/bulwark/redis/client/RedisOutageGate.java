@@ -1,6 +1,6 @@
 package dev.bulwark.redis.client;
 
-import dev.bulwark.core.store.OutageGate;
+import dev.bulwark.core.outage.OutageGate;
 import dev.bulwark.spi.StoreException;
 import java.time.Duration;
 import java.util.function.Supplier;

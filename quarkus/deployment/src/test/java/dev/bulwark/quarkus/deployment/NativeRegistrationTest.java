@@ -103,7 +103,7 @@ class NativeRegistrationTest {
             "dev.bulwark.redis.RedisStoreProvider",
             "dev.bulwark.jpa.JpaStoreProvider");
     assertThat(seen("META-INF/services/dev.bulwark.spi.HeldLocks"))
-        .contains("dev.bulwark.core.engine.ThreadLocks");
+        .contains("dev.bulwark.core.chain.ThreadLocks");
   }
 
   @Test
