@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link LivenessRun} on the real Redis, its asynchronous calls fired from Vert.x event loops:
  * every call ends within its waiting time plus {@link #BOUND}, the engine's flush returns, and its
  * close returns promptly. Run with releases awaited (the default) and posted, where a posted
- * release on an idle lane once left every later call of its limit waiting for good.
+ * release on an idle batch queue once left every later call of its limit waiting for good.
  */
 @ExtendWith(RedisExtension.class)
 @Timeout(180)
@@ -25,7 +25,7 @@ class LivenessOnRedisTest {
 
   /**
    * What a call may take beyond its waiting time: its round trips, its release, and a busy
-   * machine's pauses. A stalled lane is stalled for good, far beyond it.
+   * machine's pauses. A stalled batch queue is stalled for good, far beyond it.
    */
   private static final Duration BOUND = Duration.ofSeconds(5);
 

@@ -77,7 +77,7 @@ public final class LivenessRun {
    * {@code fireEveryMillis}, then waits for every call to end (at most the longest waiting time
    * plus {@code bound} after the run) and returns the record. A store whose batches hold a thread
    * for a transaction serves fewer calls a second: fire at a rate it serves, since a call queued
-   * behind more than its store can serve waits for its turn in the lane.
+   * behind more than its store can serve waits for its turn in the batch queue.
    */
   public static List<Call> run(
       Bulwark bulwark, Loops loops, long fireEveryMillis, Duration length, Duration bound)

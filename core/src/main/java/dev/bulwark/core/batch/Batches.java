@@ -10,10 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * The lanes of one engine and the store's sending side they share: a few threads of their own that
- * only send batches (a task per batch, lanes taking turns), never host a caller that waits for a
- * lane. Made once per engine when the store applies batches; a closing engine flushes them, so that
- * releases posted and not yet sent still reach the store.
+ * The batch queues of one engine and the store's sending side they share: a few threads of their
+ * own that only send batches (a task per batch, batch queues taking turns), never host a caller
+ * that waits for a batch queue. Made once per engine when the store applies batches; a closing
+ * engine flushes them, so that releases posted and not yet sent still reach the store.
  */
 public final class Batches implements AutoCloseable {
 
@@ -29,12 +29,12 @@ public final class Batches implements AutoCloseable {
   private final int maxInFlight;
   private final ThreadPoolExecutor sending;
   private final Executor answering;
-  private final List<Lane<?, ?>> lanes = new CopyOnWriteArrayList<>();
-  private final List<KeyedLanes<?, ?, ?>> keyedLanes = new CopyOnWriteArrayList<>();
+  private final List<BatchQueue<?, ?>> queues = new CopyOnWriteArrayList<>();
+  private final List<KeyedBatchQueues<?, ?, ?>> keyedQueues = new CopyOnWriteArrayList<>();
 
   /**
    * @param maxSize the most operations one store call carries ({@code bulwark.batch.max-size})
-   * @param maxInFlight the most batches of one lane sent and not yet answered
+   * @param maxInFlight the most batches of one batch queue sent and not yet answered
    * @param answering where the stages of submitted and posted operations complete
    */
   public Batches(int maxSize, int maxInFlight, Executor answering) {
@@ -57,36 +57,37 @@ public final class Batches implements AutoCloseable {
     this.sending.allowCoreThreadTimeOut(true);
   }
 
-  /** A lane for one limit, kept as long as the engine. */
-  public <O, R> Lane<O, R> lane(Lane.Sender<O, R> sender) {
-    Lane<O, R> lane = newLane(sender);
-    lanes.add(lane);
-    return lane;
+  /** A batch queue for one limit, kept as long as the engine. */
+  public <O, R> BatchQueue<O, R> queue(BatchQueue.Sender<O, R> sender) {
+    BatchQueue<O, R> queue = newQueue(sender);
+    queues.add(queue);
+    return queue;
   }
 
-  /** Lanes made on demand per key, each dropped once idle (see {@link KeyedLanes}). */
-  public <K, O, R> KeyedLanes<K, O, R> keyed(Function<K, Lane.Sender<O, R>> senders) {
-    KeyedLanes<K, O, R> keyed = new KeyedLanes<>(key -> newLane(senders.apply(key)));
-    keyedLanes.add(keyed);
+  /** Batch queues made on demand per key, each dropped once idle (see {@link KeyedBatchQueues}). */
+  public <K, O, R> KeyedBatchQueues<K, O, R> keyed(Function<K, BatchQueue.Sender<O, R>> senders) {
+    KeyedBatchQueues<K, O, R> keyed = new KeyedBatchQueues<>(key -> newQueue(senders.apply(key)));
+    keyedQueues.add(keyed);
     return keyed;
   }
 
-  private <O, R> Lane<O, R> newLane(Lane.Sender<O, R> sender) {
-    return new Lane<>(sender, maxSize, maxInFlight, sending, answering);
+  private <O, R> BatchQueue<O, R> newQueue(BatchQueue.Sender<O, R> sender) {
+    return new BatchQueue<>(sender, maxSize, maxInFlight, sending, answering);
   }
 
   /**
-   * Waits until every lane sent what it holds and had it answered, at most {@code timeout} in all.
+   * Waits until every batch queue sent what it holds and had it answered, at most {@code timeout}
+   * in all.
    *
-   * @return whether every lane is idle
+   * @return whether every batch queue is idle
    */
   public boolean flush(long timeout, TimeUnit unit) {
     long deadline = System.nanoTime() + unit.toNanos(timeout);
     boolean idle = true;
-    for (Lane<?, ?> lane : lanes) {
-      idle &= lane.flush(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    for (BatchQueue<?, ?> queue : queues) {
+      idle &= queue.flush(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
-    for (KeyedLanes<?, ?, ?> keyed : keyedLanes) {
+    for (KeyedBatchQueues<?, ?, ?> keyed : keyedQueues) {
       idle &= keyed.flush(deadline);
     }
     return idle;

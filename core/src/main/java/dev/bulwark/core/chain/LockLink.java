@@ -3,10 +3,10 @@ package dev.bulwark.core.chain;
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
 import dev.bulwark.LockTimeoutException;
-import dev.bulwark.core.batch.KeyedLanes;
+import dev.bulwark.core.batch.KeyedBatchQueues;
 import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.core.event.LimitEvents;
-import dev.bulwark.core.lease.HeldGrant;
+import dev.bulwark.core.lease.StoreRequest;
 import dev.bulwark.core.waiting.AsyncWait;
 import dev.bulwark.core.waiting.QueuedRequest;
 import dev.bulwark.spi.Grant;
@@ -29,8 +29,8 @@ final class LockLink implements LimitLink {
   private final StoreAccess access;
   private final LimitEvents events;
 
-  /** A lane per lock key when the store batches, else null. */
-  private final KeyedLanes<String, Operation, Grant> lanes;
+  /** A batch queue per lock key when the store batches, else null. */
+  private final KeyedBatchQueues<String, Operation, Grant> queues;
 
   LockLink(LockDefinition definition, LockSpec spec, StoreAccess access, LimitEvents events) {
     this.definition = definition;
@@ -38,7 +38,7 @@ final class LockLink implements LimitLink {
     this.store = access.store().locks();
     this.access = access;
     this.events = events;
-    this.lanes =
+    this.queues =
         access.batched()
             ? access.batches().keyed(key -> batch -> store.applyAsync(spec, batch))
             : null;
@@ -93,7 +93,7 @@ final class LockLink implements LimitLink {
   }
 
   /** A lock held by this call; also the signal its thread parks on while queued. */
-  private final class HeldLock extends HeldGrant {
+  private final class HeldLock extends StoreRequest {
 
     private final LockMode mode;
     private long fencingToken;
@@ -102,7 +102,7 @@ final class LockLink implements LimitLink {
       super(
           requestId,
           access.renewer(),
-          lanes == null ? null : lanes.lane(key),
+          queues == null ? null : queues.queue(key),
           access.postsReleases(),
           events,
           Lease.Kind.LOCK,

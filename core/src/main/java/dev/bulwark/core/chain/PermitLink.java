@@ -3,10 +3,10 @@ package dev.bulwark.core.chain;
 import dev.bulwark.BulkheadFullException;
 import dev.bulwark.LockMode;
 import dev.bulwark.LockPermit;
-import dev.bulwark.core.batch.Lane;
+import dev.bulwark.core.batch.BatchQueue;
 import dev.bulwark.core.config.BulkheadDefinition;
 import dev.bulwark.core.event.LimitEvents;
-import dev.bulwark.core.lease.HeldGrant;
+import dev.bulwark.core.lease.StoreRequest;
 import dev.bulwark.core.waiting.AsyncWait;
 import dev.bulwark.core.waiting.QueuedRequest;
 import dev.bulwark.core.waiting.StartOrder;
@@ -31,8 +31,8 @@ final class PermitLink implements LimitLink {
   private final LimitEvents events;
   private final StartOrder order;
 
-  /** The bulkhead's lane when the store batches, else null. */
-  private final Lane<Operation, Grant> lane;
+  /** The bulkhead's batch queue when the store batches, else null. */
+  private final BatchQueue<Operation, Grant> queue;
 
   PermitLink(
       BulkheadDefinition definition, PermitSpec spec, StoreAccess access, LimitEvents events) {
@@ -42,8 +42,8 @@ final class PermitLink implements LimitLink {
     this.access = access;
     this.events = events;
     this.order = new StartOrder(access.async());
-    this.lane =
-        access.batched() ? access.batches().lane(batch -> store.applyAsync(spec, batch)) : null;
+    this.queue =
+        access.batched() ? access.batches().queue(batch -> store.applyAsync(spec, batch)) : null;
   }
 
   @Override
@@ -88,13 +88,13 @@ final class PermitLink implements LimitLink {
   }
 
   /** A held permit; also the signal its thread parks on while queued. */
-  private final class HeldPermit extends HeldGrant {
+  private final class HeldPermit extends StoreRequest {
 
     HeldPermit(long requestId) {
       super(
           requestId,
           access.renewer(),
-          lane,
+          queue,
           access.postsReleases(),
           events,
           Lease.Kind.PERMIT,

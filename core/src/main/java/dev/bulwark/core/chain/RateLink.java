@@ -3,8 +3,8 @@ package dev.bulwark.core.chain;
 import dev.bulwark.LockPermit;
 import dev.bulwark.RateLimitExceededException;
 import dev.bulwark.RateLimitType;
+import dev.bulwark.core.batch.BatchQueue;
 import dev.bulwark.core.batch.Batches;
-import dev.bulwark.core.batch.Lane;
 import dev.bulwark.core.config.Durations;
 import dev.bulwark.core.config.RateLimitDefinition;
 import dev.bulwark.core.event.LimitEvents;
@@ -41,8 +41,8 @@ final class RateLink implements LimitLink {
   private final AsyncScheduler async;
   private final boolean rejectionsLast;
 
-  /** The limit's lane when the store batches (one reservation per caller), else null. */
-  private final Lane<Long, RateDecision> lane;
+  /** The limit's batch queue when the store batches (one reservation per caller), else null. */
+  private final BatchQueue<Long, RateDecision> queue;
 
   /** Until when ({@link System#nanoTime}) the store said no permit comes; null when unknown. */
   private volatile Closed closed;
@@ -70,7 +70,7 @@ final class RateLink implements LimitLink {
     this.events = events;
     this.async = async;
     this.rejectionsLast = definition.type() != RateLimitType.ROLLING;
-    this.lane = batches == null ? null : batches.lane(this::reserveEach);
+    this.queue = batches == null ? null : batches.queue(this::reserveEach);
   }
 
   private CompletionStage<List<RateDecision>> reserveEach(List<Long> maxWaits) {
@@ -141,7 +141,7 @@ final class RateLink implements LimitLink {
     // delay it gives, however long the call took to go and come back
     long asked = System.nanoTime();
     RateDecision decision =
-        lane == null ? store.reserve(spec, maxWaitNanos) : lane.call(maxWaitNanos);
+        queue == null ? store.reserve(spec, maxWaitNanos) : queue.call(maxWaitNanos);
     if (!decision.granted() && rejectionsLast) {
       long delay = decision.delayNanos();
       closed = new Closed(asked + delay - (delay >>> CLOCK_RATE_SHIFT));

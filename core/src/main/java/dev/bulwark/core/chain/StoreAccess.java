@@ -10,8 +10,9 @@ import java.time.Duration;
 /**
  * What a store link needs of the engine beyond its own definition: the store, the JVM's waiters,
  * the lease renewer (null when the store's leases do not expire) and the thread asynchronous calls
- * wait on, the engine's batch lanes (null when the store does not batch: calls go one by one), and
- * whether a release is posted to its lane rather than awaited ({@code bulwark.release=posted}).
+ * wait on, the engine's batch batch queues (null when the store does not batch: calls go one by
+ * one), and whether a release is posted to its batch queue rather than awaited ({@code
+ * bulwark.release=posted}).
  */
 public record StoreAccess(
     BulwarkStore store,
@@ -21,7 +22,7 @@ public record StoreAccess(
     Batches batches,
     boolean postsReleases) {
 
-  /** Whether a limit's operations go through a lane of {@link #batches()}. */
+  /** Whether a limit's operations go through a batch queue of {@link #batches()}. */
   public boolean batched() {
     return batches != null;
   }

@@ -98,7 +98,7 @@ public final class BulkheadLimiter implements Limit {
 
   /** Holders, queue and available permits in the store now (every JVM that shares it). */
   public BulkheadSnapshot inspect() {
-    return Inspection.read(events, () -> store.inspect(spec));
+    return OperatorRead.read(events, () -> store.inspect(spec));
   }
 
   /**

@@ -40,14 +40,14 @@ import java.util.stream.Collectors;
  */
 public final class BulwarkEngine implements AutoCloseable {
 
-  /** How long a closing engine waits for its lanes to send what they hold. */
+  /** How long a closing engine waits for its batch queues to send what they hold. */
   private static final long CLOSE_FLUSH_SECONDS = 5;
 
   private final EngineSettings settings;
   private final BulwarkStore store;
   private final StoreAccess access;
 
-  /** The batch lanes of the limits; null when the store does not batch. */
+  /** The batch batch queues of the limits; null when the store does not batch. */
   private final Batches batches;
 
   private final AsyncScheduler async = new AsyncScheduler();

@@ -59,7 +59,7 @@ public final class KeyedLock implements Limit {
 
   /** The writer, readers and queue of {@code key} in the store now (every JVM that shares it). */
   public LockKeySnapshot inspect(String key) {
-    return Inspection.read(events, () -> store.inspect(spec, key));
+    return OperatorRead.read(events, () -> store.inspect(spec, key));
   }
 
   public LimitStats stats() {

@@ -52,7 +52,7 @@ public final class RateLimiter implements Limit {
 
   /** The permits available now in the store (every JVM that shares it); takes nothing. */
   public RateLimitSnapshot inspect() {
-    return Inspection.read(events, () -> store.inspect(spec));
+    return OperatorRead.read(events, () -> store.inspect(spec));
   }
 
   RateSpec spec() {

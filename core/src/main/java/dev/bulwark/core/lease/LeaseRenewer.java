@@ -101,8 +101,8 @@ public final class LeaseRenewer implements AutoCloseable {
 
   /**
    * The lease's call ended and its release is on its way: it is renewed until the release is
-   * answered (a release that waits in a busy lane must not find the lease run out), but the store
-   * no longer holding it is the release's to report, not a lease lost by a running call.
+   * answered (a release that waits in a busy batch queue must not find the lease run out), but the
+   * store no longer holding it is the release's to report, not a lease lost by a running call.
    */
   void releasing(long requestId) {
     if (held.containsKey(requestId)) {

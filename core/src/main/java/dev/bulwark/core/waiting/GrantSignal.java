@@ -5,8 +5,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Where a queued request's thread parks until the store hands it the permit, or, for an
- * asynchronous call, what the hand-over triggers. Held permits extend it, so waiting allocates
- * nothing beyond the permit itself.
+ * asynchronous call, what the hand-over triggers. Each call's {@code StoreRequest} extends it, so
+ * waiting allocates nothing beyond the permit itself.
  *
  * <p>A hand-over notice is trusted as a grant only while it cannot be stale: when it arrives within
  * half a lease of the request's registration. Until the store's first reply the request is not

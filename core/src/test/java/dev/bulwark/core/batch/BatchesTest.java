@@ -10,12 +10,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The lanes of one engine: made with the engine's bound and background, flushed together. */
+/**
+ * The batch queues of one engine: made with the engine's bound and background, flushed together.
+ */
 @Timeout(60)
 class BatchesTest {
 
   private final ExecutorService background =
-      Executors.newSingleThreadExecutor(task -> new Thread(task, "lane-background"));
+      Executors.newSingleThreadExecutor(task -> new Thread(task, "queue-background"));
 
   @AfterEach
   void stop() throws InterruptedException {
@@ -24,15 +26,15 @@ class BatchesTest {
   }
 
   @Test
-  void aLaneTakesTheEnginesBoundAndSendsOnTheSendingThreads() throws Exception {
+  void aQueueTakesTheEnginesBoundAndSendsOnTheSendingThreads() throws Exception {
     Batches batches = new Batches(2, 1, background);
     RecordingSender<Integer, Integer> sender = new RecordingSender<>(op -> op);
-    Lane<Integer, Integer> lane = batches.lane(sender);
+    BatchQueue<Integer, Integer> queue = batches.queue(sender);
     RecordingSender.Hold held = sender.holdNext();
-    CompletableFuture<Integer> first = lane.post(1);
+    CompletableFuture<Integer> first = queue.post(1);
     held.awaitEntered();
     for (int op = 2; op <= 6; op++) {
-      lane.post(op);
+      queue.post(op);
     }
     held.release();
 
@@ -48,12 +50,12 @@ class BatchesTest {
   }
 
   @Test
-  void flushWaitsForEveryLaneAndSaysWhenOneIsStillBusy() throws Exception {
+  void flushWaitsForEveryQueueAndSaysWhenOneIsStillBusy() throws Exception {
     Batches batches = new Batches(8, 1, Runnable::run);
     RecordingSender<Integer, Integer> idleSender = new RecordingSender<>(op -> op);
     RecordingSender<Integer, Integer> heldSender = new RecordingSender<>(op -> op);
-    Lane<Integer, Integer> idle = batches.lane(idleSender);
-    Lane<Integer, Integer> busy = batches.lane(heldSender);
+    BatchQueue<Integer, Integer> idle = batches.queue(idleSender);
+    BatchQueue<Integer, Integer> busy = batches.queue(heldSender);
     assertThat(idle.post(1).get(10, TimeUnit.SECONDS)).isEqualTo(1);
     RecordingSender.Hold held = heldSender.holdNext();
     CompletableFuture<Integer> inFlight = CompletableFuture.supplyAsync(() -> busy.call(2));

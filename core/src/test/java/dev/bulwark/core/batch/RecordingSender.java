@@ -13,10 +13,10 @@ import java.util.function.Function;
  * A sender whose store call answers before it returns, and records every batch it is given (its
  * operations, the thread that sent it, whether that thread was interrupted then) and answers each
  * operation with {@code answer}. It can hold the next batch until the test lets it go, so a test
- * decides what queues behind a batch in flight. Overlapping batches, which a lane must never send,
- * are counted.
+ * decides what queues behind a batch in flight. Overlapping batches, which a batch queue must never
+ * send, are counted.
  */
-final class RecordingSender<O, R> implements Lane.Sender<O, R> {
+final class RecordingSender<O, R> implements BatchQueue.Sender<O, R> {
 
   /** One batch as it was sent. */
   record Sent<O>(List<O> operations, Thread thread, boolean interrupted) {}

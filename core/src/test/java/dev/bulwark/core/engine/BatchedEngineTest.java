@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The engine in front of a store that batches: each limit's operations go through one lane, a
- * release leaves the caller's path, and nothing of a limit's guarantees changes.
+ * The engine in front of a store that batches: each limit's operations go through one batch queue,
+ * a release leaves the caller's path, and nothing of a limit's guarantees changes.
  */
 @Timeout(60)
 class BatchedEngineTest {

@@ -28,7 +28,7 @@ import java.util.concurrent.locks.LockSupport;
  * through the SPI's one-at-a-time defaults under one monitor (so it is one atomic step), after a
  * pause that stands for a round trip, so that callers coalesce as they do in front of a server. It
  * records every batch it was sent, and a test can hold releases back. It exercises the engine's
- * lanes only; the stores' own batches are tested against real servers.
+ * batch queues only; the stores' own batches are tested against real servers.
  */
 final class BatchingStore implements BulwarkStore {
 

@@ -617,8 +617,9 @@ public sealed interface Action {
   }
 
   /**
-   * Several requests of one JVM sent as one batch (the engine's lane): the store applies them one
-   * by one in this order, and each caller learns its answer as it would from the single call.
+   * Several requests of one JVM sent as one batch (the engine's batch queue): the store applies
+   * them one by one in this order, and each caller learns its answer as it would from the single
+   * call.
    */
   record Batch(List<BatchEntry> entries) implements Action {
     public Batch {

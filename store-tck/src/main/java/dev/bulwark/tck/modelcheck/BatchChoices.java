@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * The batches a JVM may send from one state: two or more of its live requests, at most {@link
- * #MAX_SIZE}, in every order (the order in which their callers reached the lane, which the store
- * keeps), each with one operation its caller may send now: an acquire while idle, a poll or a
+ * #MAX_SIZE}, in every order (the order in which their callers reached the batch queue, which the
+ * store keeps), each with one operation its caller may send now: an acquire while idle, a poll or a
  * cancel while waiting, a release while holding. One operation per request: a caller waits for its
  * answer before it sends the next (a caller whose batch is in flight is in none). A batch sent in
  * flight may also hold one request: the engine pipelines batches of any size.

@@ -1,8 +1,8 @@
 package dev.bulwark.tck.modelcheck;
 
 /**
- * One request's operation in a batch: what the engine's lane carries for that request when it sends
- * the operations of one JVM's callers on one limit as one store call.
+ * One request's operation in a batch: what the engine's batch queue carries for that request when
+ * it sends the operations of one JVM's callers on one limit as one store call.
  */
 public record BatchEntry(int request, Caller.Operation operation) {
 

@@ -22,18 +22,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The lane of one limit: who gets which answer, in which order and batches operations reach the
- * store, who sends, what a failing batch does, and what happens to posts, flushes and interrupts.
- * Each test holds a batch in the sender where it needs operations to queue, so what queues is
- * decided by the test, not by timing.
+ * The batch queue of one limit: who gets which answer, in which order and batches operations reach
+ * the store, who sends, what a failing batch does, and what happens to posts, flushes and
+ * interrupts. Each test holds a batch in the sender where it needs operations to queue, so what
+ * queues is decided by the test, not by timing.
  */
 @Timeout(60)
-class LaneTest {
+class BatchQueueTest {
 
   private final ExecutorService sending =
-      Executors.newSingleThreadExecutor(task -> new Thread(task, "lane-sending"));
+      Executors.newSingleThreadExecutor(task -> new Thread(task, "queue-sending"));
   private final ExecutorService answering =
-      Executors.newSingleThreadExecutor(task -> new Thread(task, "lane-answering"));
+      Executors.newSingleThreadExecutor(task -> new Thread(task, "queue-answering"));
   private final List<Thread> started = new ArrayList<>();
 
   @AfterEach
@@ -51,54 +51,54 @@ class LaneTest {
   @Test
   void aCallerAloneHasItsOperationSentAtOnceByTheSendingSideInABatchOfOne() {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 8, 1, sending, answering);
 
-    assertThat(lane.call(7)).isEqualTo("answer 7");
+    assertThat(queue.call(7)).isEqualTo("answer 7");
 
     assertThat(sender.sent()).hasSize(1);
     assertThat(sender.sent().get(0).operations()).containsExactly(7);
-    assertThat(sender.sent().get(0).thread().getName()).isEqualTo("lane-sending");
-    assertThat(lane.queuedCount()).isZero();
+    assertThat(sender.sent().get(0).thread().getName()).isEqualTo("queue-sending");
+    assertThat(queue.queuedCount()).isZero();
   }
 
   @Test
   void aSubmittedOperationIsSentByTheSendingSideAndItsStageCompletesOnTheAnsweringSide()
       throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 8, 1, sending, answering);
     RecordingSender.Hold held = sender.holdNext();
 
-    CompletableFuture<String> answer = lane.submit(3);
+    CompletableFuture<String> answer = queue.submit(3);
     held.awaitEntered();
     CompletableFuture<String> completedOn =
         answer.thenApply(value -> Thread.currentThread().getName());
     held.release();
 
     // waited for first: a thread waiting on a stage may run the stage's dependents itself
-    assertThat(completedOn.get(10, TimeUnit.SECONDS)).isEqualTo("lane-answering");
+    assertThat(completedOn.get(10, TimeUnit.SECONDS)).isEqualTo("queue-answering");
     assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo("answer 3");
     assertThat(sender.sent())
         .singleElement()
         .satisfies(
             batch -> {
               assertThat(batch.operations()).containsExactly(3);
-              assertThat(batch.thread().getName()).isEqualTo("lane-sending");
+              assertThat(batch.thread().getName()).isEqualTo("queue-sending");
             });
   }
 
   @Test
   void operationsQueuedBehindABatchGoInArrivalOrderInBatchesOfAtMostMaxSize() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 4, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 4, 1, sending, answering);
     RecordingSender.Hold first = sender.holdNext();
-    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
+    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> queue.call(0));
     first.awaitEntered();
 
     List<CompletableFuture<String>> answers = new ArrayList<>();
     for (int op = 1; op <= 10; op++) {
-      answers.add(op % 2 == 0 ? lane.submit(op) : lane.post(op));
+      answers.add(op % 2 == 0 ? queue.submit(op) : queue.post(op));
     }
-    assertThat(lane.queuedCount()).isEqualTo(10);
+    assertThat(queue.queuedCount()).isEqualTo(10);
     assertThat(answers).allSatisfy(answer -> assertThat(answer).isNotDone());
     first.release();
 
@@ -115,9 +115,9 @@ class LaneTest {
   @Test
   void eachCallerGetsTheAnswerToItsOwnOperation() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 5, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 5, 1, sending, answering);
     RecordingSender.Hold first = sender.holdNext();
-    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
+    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> queue.call(0));
     first.awaitEntered();
 
     int callers = 12;
@@ -129,13 +129,13 @@ class LaneTest {
       start(
           "caller-" + op,
           () -> {
-            answer.set(lane.call(mine));
+            answer.set(queue.call(mine));
             if (Thread.currentThread().isInterrupted()) {
               answer.set("interrupted, though nobody interrupted it");
             }
           });
     }
-    waitUntil("all callers queued", () -> lane.queuedCount() == callers);
+    waitUntil("all callers queued", () -> queue.queuedCount() == callers);
     first.release();
     joinAll();
 
@@ -151,13 +151,13 @@ class LaneTest {
   }
 
   @Test
-  void aFailingBatchFailsEveryOperationInItAndTheLaneKeepsWorking() throws Exception {
+  void aFailingBatchFailsEveryOperationInItAndTheQueueKeepsWorking() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 8, 1, sending, answering);
     IllegalStateException storeDown = new IllegalStateException("store down");
     sender.failWhen(batch -> batch.contains(2) ? storeDown : null);
     RecordingSender.Hold first = sender.holdNext();
-    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
+    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> queue.call(0));
     first.awaitEntered();
 
     List<AtomicReference<Throwable>> failures = new ArrayList<>();
@@ -169,15 +169,15 @@ class LaneTest {
           "caller-" + op,
           () -> {
             try {
-              lane.call(mine);
+              queue.call(mine);
             } catch (RuntimeException e) {
               failure.set(e);
             }
           });
-      waitUntil("caller " + op + " queued", () -> lane.queuedCount() == mine);
+      waitUntil("caller " + op + " queued", () -> queue.queuedCount() == mine);
     }
-    CompletableFuture<String> submitted = lane.submit(4);
-    CompletableFuture<String> posted = lane.post(5);
+    CompletableFuture<String> submitted = queue.submit(4);
+    CompletableFuture<String> posted = queue.post(5);
     first.release();
     joinAll();
 
@@ -189,26 +189,27 @@ class LaneTest {
         .extracting(Sent::operations)
         .containsExactly(List.of(0), List.of(1, 2, 3, 4, 5));
 
-    assertThat(lane.call(6)).isEqualTo("answer 6");
-    assertThat(lane.submit(7).get(10, TimeUnit.SECONDS)).isEqualTo("answer 7");
+    assertThat(queue.call(6)).isEqualTo("answer 6");
+    assertThat(queue.submit(7).get(10, TimeUnit.SECONDS)).isEqualTo("answer 7");
   }
 
   @Test
   void aBatchAnsweredWithTheWrongNumberOfAnswersFailsEveryOperationInIt() {
-    Lane<Integer, String> lane =
-        new Lane<>(Lane.Sender.blocking(ops -> List.of("one", "two")), 8, 1, sending, answering);
+    BatchQueue<Integer, String> queue =
+        new BatchQueue<>(
+            BatchQueue.Sender.blocking(ops -> List.of("one", "two")), 8, 1, sending, answering);
 
-    assertThatThrownBy(() -> lane.call(1))
+    assertThatThrownBy(() -> queue.call(1))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("a batch of 1 operations got 2 answers");
   }
 
   @Test
-  void anErrorOfTheSenderReachesTheCallerAndTheLaneKeepsWorking() {
+  void anErrorOfTheSenderReachesTheCallerAndTheQueueKeepsWorking() {
     AtomicReference<Boolean> failing = new AtomicReference<>(true);
-    Lane<Integer, String> lane =
-        new Lane<>(
-            Lane.Sender.blocking(
+    BatchQueue<Integer, String> queue =
+        new BatchQueue<>(
+            BatchQueue.Sender.blocking(
                 ops -> {
                   if (failing.getAndSet(false)) {
                     throw new AssertionError("sender broke");
@@ -220,23 +221,23 @@ class LaneTest {
             sending,
             answering);
 
-    assertThatThrownBy(() -> lane.call(1))
+    assertThatThrownBy(() -> queue.call(1))
         .isInstanceOf(AssertionError.class)
         .hasMessage("sender broke");
-    assertThat(lane.call(2)).isEqualTo("fine");
+    assertThat(queue.call(2)).isEqualTo("fine");
   }
 
   @Test
-  void aCheckedExceptionThrownPastTheCompilerFailsTheBatchAndTheLaneKeepsWorking()
+  void aCheckedExceptionThrownPastTheCompilerFailsTheBatchAndTheQueueKeepsWorking()
       throws Exception {
     IOException reset = new IOException("connection reset");
     AtomicReference<Boolean> failing = new AtomicReference<>(true);
-    Lane<Integer, String> lane =
-        new Lane<>(
-            Lane.Sender.blocking(
+    BatchQueue<Integer, String> queue =
+        new BatchQueue<>(
+            BatchQueue.Sender.blocking(
                 ops -> {
                   if (failing.getAndSet(false)) {
-                    throw LaneTest.<RuntimeException>sneaky(reset);
+                    throw BatchQueueTest.<RuntimeException>sneaky(reset);
                   }
                   return List.of("fine");
                 }),
@@ -245,9 +246,9 @@ class LaneTest {
             sending,
             answering);
 
-    assertThatThrownBy(() -> lane.call(1)).isInstanceOf(CompletionException.class).hasCause(reset);
-    assertThat(lane.flush(10, TimeUnit.SECONDS)).as("the lane is idle again").isTrue();
-    assertThat(lane.call(2)).isEqualTo("fine");
+    assertThatThrownBy(() -> queue.call(1)).isInstanceOf(CompletionException.class).hasCause(reset);
+    assertThat(queue.flush(10, TimeUnit.SECONDS)).as("the queue is idle again").isTrue();
+    assertThat(queue.call(2)).isEqualTo("fine");
   }
 
   /** Throws {@code failure} unchecked, as a sender in another JVM language may. */
@@ -259,10 +260,10 @@ class LaneTest {
   @Test
   void aPostIsSentByTheSendingSideNotByThePostingThread() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 8, 1, sending, answering);
     RecordingSender.Hold held = sender.holdNext();
 
-    CompletableFuture<String> posted = lane.post(1);
+    CompletableFuture<String> posted = queue.post(1);
 
     held.awaitEntered(); // the post returned while its batch is still in the sender
     assertThat(posted).isNotDone();
@@ -273,7 +274,7 @@ class LaneTest {
         .satisfies(
             batch -> {
               assertThat(batch.operations()).containsExactly(1);
-              assertThat(batch.thread().getName()).isEqualTo("lane-sending");
+              assertThat(batch.thread().getName()).isEqualTo("queue-sending");
             });
   }
 
@@ -281,9 +282,9 @@ class LaneTest {
   void aPostedOperationIsNeverSentInsideThePostOfManyThreads() throws Exception {
     ThreadLocal<Boolean> posting = ThreadLocal.withInitial(() -> false);
     List<Integer> sentInsideAPost = new ArrayList<>();
-    Lane<Integer, Integer> lane =
-        new Lane<>(
-            Lane.Sender.blocking(
+    BatchQueue<Integer, Integer> queue =
+        new BatchQueue<>(
+            BatchQueue.Sender.blocking(
                 ops -> {
                   if (posting.get()) {
                     synchronized (sentInsideAPost) {
@@ -308,7 +309,7 @@ class LaneTest {
               posting.set(true);
               CompletableFuture<Integer> answer;
               try {
-                answer = lane.post(base + i);
+                answer = queue.post(base + i);
               } finally {
                 posting.set(false);
               }
@@ -320,7 +321,7 @@ class LaneTest {
     }
     joinAll();
 
-    assertThat(lane.flush(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(queue.flush(30, TimeUnit.SECONDS)).isTrue();
     assertThat(posted)
         .hasSize(threads * postsEach)
         .allSatisfy(answer -> assertThat(answer).isDone());
@@ -330,38 +331,40 @@ class LaneTest {
   @Test
   void flushWaitsUntilThePostedOperationsAreSent() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 8, 1, sending, answering);
     RecordingSender.Hold held = sender.holdNext();
-    CompletableFuture<String> first = lane.post(1);
+    CompletableFuture<String> first = queue.post(1);
     held.awaitEntered();
-    CompletableFuture<String> second = lane.post(2);
+    CompletableFuture<String> second = queue.post(2);
 
-    assertThat(lane.flush(50, TimeUnit.MILLISECONDS)).as("flushed while a batch is held").isFalse();
+    assertThat(queue.flush(50, TimeUnit.MILLISECONDS))
+        .as("flushed while a batch is held")
+        .isFalse();
     assertThat(second).isNotDone();
 
     held.release();
-    assertThat(lane.flush(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(queue.flush(10, TimeUnit.SECONDS)).isTrue();
     assertThat(first).isCompletedWithValue("answer 1");
     assertThat(second).isCompletedWithValue("answer 2");
-    assertThat(lane.queuedCount()).isZero();
-    assertThat(lane.flush(0, TimeUnit.SECONDS)).as("an idle lane is flushed at once").isTrue();
-    assertThat(CompletableFuture.supplyAsync(() -> lane.call(3)).get(10, TimeUnit.SECONDS))
-        .as("another thread uses the lane after the flush")
+    assertThat(queue.queuedCount()).isZero();
+    assertThat(queue.flush(0, TimeUnit.SECONDS)).as("an idle queue is flushed at once").isTrue();
+    assertThat(CompletableFuture.supplyAsync(() -> queue.call(3)).get(10, TimeUnit.SECONDS))
+        .as("another thread uses the queue after the flush")
         .isEqualTo("answer 3");
   }
 
   @Test
   void anInterruptedFlushReturnsAtOnceAndKeepsTheInterrupt() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 8, 1, sending, answering);
     RecordingSender.Hold held = sender.holdNext();
-    CompletableFuture<String> posted = lane.post(1);
+    CompletableFuture<String> posted = queue.post(1);
     held.awaitEntered();
 
     Thread.currentThread().interrupt();
     boolean flushed;
     try {
-      flushed = lane.flush(1, TimeUnit.HOURS);
+      flushed = queue.flush(1, TimeUnit.HOURS);
     } finally {
       assertThat(Thread.interrupted()).as("the interrupt is kept").isTrue();
     }
@@ -374,9 +377,9 @@ class LaneTest {
   @Test
   void anInterruptWhileWaitingForTheAnswerIsKeptNotThrown() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 8, 1, sending, answering);
     RecordingSender.Hold first = sender.holdNext();
-    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
+    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> queue.call(0));
     first.awaitEntered();
     AtomicReference<String> answer = new AtomicReference<>();
     AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
@@ -384,10 +387,10 @@ class LaneTest {
         start(
             "interrupted-caller",
             () -> {
-              answer.set(lane.call(1));
+              answer.set(queue.call(1));
               interruptedAfter.set(Thread.currentThread().isInterrupted());
             });
-    waitUntil("the caller queued", () -> lane.queuedCount() == 1);
+    waitUntil("the caller queued", () -> queue.queuedCount() == 1);
     caller.interrupt();
     waitUntil("the caller parked again", () -> caller.getState() == Thread.State.WAITING);
     first.release();
@@ -401,12 +404,12 @@ class LaneTest {
   @Test
   void anInterruptBeforeTheCallIsKeptAndTheOperationStillSent() {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 8, 1, sending, answering);
 
     Thread.currentThread().interrupt();
     String answer;
     try {
-      answer = lane.call(1);
+      answer = queue.call(1);
     } finally {
       assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
     }
@@ -418,12 +421,12 @@ class LaneTest {
   @Test
   void aSubmitByAnInterruptedThreadIsSentUninterruptedAndTheInterruptKept() {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 8, 1, sending, answering);
 
     Thread.currentThread().interrupt();
     CompletableFuture<String> answer;
     try {
-      answer = lane.submit(1);
+      answer = queue.submit(1);
     } finally {
       assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
     }
@@ -440,36 +443,36 @@ class LaneTest {
         task -> {
           throw new RejectedExecutionException("the engine is closed");
         };
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, closed, closed);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 8, 1, closed, closed);
 
-    assertThat(lane.post(1)).as("sent on the posting thread").isCompletedWithValue("answer 1");
+    assertThat(queue.post(1)).as("sent on the posting thread").isCompletedWithValue("answer 1");
 
     RecordingSender.Hold first = sender.holdNext();
-    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(2));
+    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> queue.call(2));
     first.awaitEntered();
-    CompletableFuture<String> posted = lane.post(3);
+    CompletableFuture<String> posted = queue.post(3);
     first.release();
 
     assertThat(inFlight.get(10, TimeUnit.SECONDS)).isEqualTo("answer 2");
     assertThat(posted.get(10, TimeUnit.SECONDS)).isEqualTo("answer 3");
-    assertThat(lane.flush(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(queue.flush(10, TimeUnit.SECONDS)).isTrue();
     assertThat(sender.operationsInOrder()).containsExactly(1, 2, 3);
   }
 
   @Test
-  void aCallFromAStageOfTheLanesOwnAnswerIsSentAsAnyOther() throws Exception {
+  void aCallFromAStageOfTheQueuesOwnAnswerIsSentAsAnyOther() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 8, 1, sending, answering);
     AtomicReference<Throwable> reentered = new AtomicReference<>();
     RecordingSender.Hold held = sender.holdNext();
-    CompletableFuture<String> post = lane.post(1);
+    CompletableFuture<String> post = queue.post(1);
     held.awaitEntered(); // the stage completes after its dependent is attached
 
     CompletableFuture<String> posted =
         post.whenComplete(
             (answer, failure) -> {
               try {
-                lane.call(2); // the stage completes off the sending side, so this may wait
+                queue.call(2); // the stage completes off the sending side, so this may wait
               } catch (RuntimeException e) {
                 reentered.set(e);
               }
@@ -478,16 +481,16 @@ class LaneTest {
 
     assertThat(posted.get(10, TimeUnit.SECONDS)).isEqualTo("answer 1");
     assertThat(reentered.get()).isNull();
-    assertThat(lane.call(3)).isEqualTo("answer 3");
+    assertThat(queue.call(3)).isEqualTo("answer 3");
     assertThat(sender.operationsInOrder()).containsExactly(1, 2, 3);
   }
 
   @Test
   void aCallFromTheSenderItselfFailsTheBatchRatherThanWaitForever() {
-    AtomicReference<Lane<Integer, String>> self = new AtomicReference<>();
-    Lane<Integer, String> lane =
-        new Lane<>(
-            Lane.Sender.blocking(
+    AtomicReference<BatchQueue<Integer, String>> self = new AtomicReference<>();
+    BatchQueue<Integer, String> queue =
+        new BatchQueue<>(
+            BatchQueue.Sender.blocking(
                 ops -> {
                   if (ops.contains(1)) {
                     self.get().call(2);
@@ -498,23 +501,23 @@ class LaneTest {
             1,
             sending,
             answering);
-    self.set(lane);
+    self.set(queue);
 
-    assertThatThrownBy(() -> lane.call(1))
+    assertThatThrownBy(() -> queue.call(1))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("it would wait for the thread it holds");
-    assertThat(lane.call(3)).isEqualTo("answer");
+    assertThat(queue.call(3)).isEqualTo("answer");
   }
 
   @Test
   void aMaxSizeOfOneSendsEachOperationAlone() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 1, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 1, 1, sending, answering);
     RecordingSender.Hold first = sender.holdNext();
-    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> lane.call(0));
+    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> queue.call(0));
     first.awaitEntered();
-    CompletableFuture<String> one = lane.submit(1);
-    CompletableFuture<String> two = lane.post(2);
+    CompletableFuture<String> one = queue.submit(1);
+    CompletableFuture<String> two = queue.post(2);
     first.release();
 
     assertThat(inFlight.get(10, TimeUnit.SECONDS)).isEqualTo("answer 0");
@@ -529,14 +532,14 @@ class LaneTest {
   void aMaxSizeBelowOneIsRefused() {
     assertThatThrownBy(
             () ->
-                new Lane<Integer, String>(
-                    Lane.Sender.blocking(ops -> List.of()), 0, 1, sending, answering))
+                new BatchQueue<Integer, String>(
+                    BatchQueue.Sender.blocking(ops -> List.of()), 0, 1, sending, answering))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxSize must be at least 1, was 0");
     assertThatThrownBy(
             () ->
-                new Lane<Integer, String>(
-                    Lane.Sender.blocking(ops -> List.of()), 1, 0, sending, answering))
+                new BatchQueue<Integer, String>(
+                    BatchQueue.Sender.blocking(ops -> List.of()), 1, 0, sending, answering))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxInFlight must be at least 1, was 0");
   }
@@ -545,7 +548,7 @@ class LaneTest {
   void severalBatchesGoOutBeforeTheFirstIsAnsweredInArrivalOrderUpToMaxInFlight() throws Exception {
     List<List<Integer>> handed = new ArrayList<>();
     List<CompletableFuture<List<String>>> replies = new ArrayList<>();
-    Lane.Sender<Integer, String> pipelined =
+    BatchQueue.Sender<Integer, String> pipelined =
         ops -> {
           CompletableFuture<List<String>> reply = new CompletableFuture<>();
           synchronized (handed) {
@@ -554,25 +557,25 @@ class LaneTest {
           }
           return reply;
         };
-    Lane<Integer, String> lane = new Lane<>(pipelined, 2, 3, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(pipelined, 2, 3, sending, answering);
 
     List<CompletableFuture<String>> answers = new ArrayList<>();
     for (int op = 1; op <= 3; op++) {
-      answers.add(lane.submit(op));
+      answers.add(queue.submit(op));
       int batches = op;
-      waitUntil("batch " + op + " handed over", () -> lane.inFlightCount() == batches);
+      waitUntil("batch " + op + " handed over", () -> queue.inFlightCount() == batches);
     }
     for (int op = 4; op <= 7; op++) {
-      answers.add(lane.submit(op));
+      answers.add(queue.submit(op));
     }
-    assertThat(lane.inFlightCount()).as("no more than maxInFlight").isEqualTo(3);
-    assertThat(lane.queuedCount()).isEqualTo(4);
+    assertThat(queue.inFlightCount()).as("no more than maxInFlight").isEqualTo(3);
+    assertThat(queue.queuedCount()).isEqualTo(4);
 
     replies.get(1).complete(List.of("answer 2")); // answers may come in any order
-    waitUntil("the next batch handed over", () -> lane.queuedCount() == 2);
+    waitUntil("the next batch handed over", () -> queue.queuedCount() == 2);
     replies.get(0).complete(List.of("answer 1"));
     replies.get(2).complete(List.of("answer 3"));
-    waitUntil("the last batch handed over", () -> lane.queuedCount() == 0);
+    waitUntil("the last batch handed over", () -> queue.queuedCount() == 0);
     synchronized (handed) {
       replies.get(3).complete(List.of("answer 4", "answer 5"));
       replies.get(4).complete(List.of("answer 6", "answer 7"));
@@ -583,23 +586,23 @@ class LaneTest {
     }
     assertThat(handed)
         .containsExactly(List.of(1), List.of(2), List.of(3), List.of(4, 5), List.of(6, 7));
-    assertThat(lane.flush(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(queue.flush(10, TimeUnit.SECONDS)).isTrue();
   }
 
   @Test
-  void lanesTakeTurnsOnTheSendingSideSoABusyLimitCannotHoldUpAQuietOne() throws Exception {
+  void queuesTakeTurnsOnTheSendingSideSoABusyLimitCannotHoldUpAQuietOne() throws Exception {
     List<String> order = new ArrayList<>();
     RecordingSender<Integer, String> gate = new RecordingSender<>(op -> "gate");
-    Lane<Integer, String> gateLane = new Lane<>(gate, 1, 1, sending, answering);
+    BatchQueue<Integer, String> gateQueue = new BatchQueue<>(gate, 1, 1, sending, answering);
     RecordingSender.Hold held = gate.holdNext();
-    CompletableFuture<String> holding = gateLane.submit(0); // holds the one sending thread
+    CompletableFuture<String> holding = gateQueue.submit(0); // holds the one sending thread
     held.awaitEntered();
     List<CompletableFuture<String>> busy = new ArrayList<>();
     for (int limit = 0; limit < 8; limit++) {
       String name = "busy-" + limit;
-      Lane<Integer, String> lane =
-          new Lane<>(
-              Lane.Sender.blocking(
+      BatchQueue<Integer, String> queue =
+          new BatchQueue<>(
+              BatchQueue.Sender.blocking(
                   ops -> {
                     synchronized (order) {
                       order.add(name);
@@ -611,12 +614,12 @@ class LaneTest {
               sending,
               answering);
       for (int op = 0; op < 50; op++) {
-        busy.add(lane.submit(op));
+        busy.add(queue.submit(op));
       }
     }
-    Lane<Integer, String> quiet =
-        new Lane<>(
-            Lane.Sender.blocking(
+    BatchQueue<Integer, String> quiet =
+        new BatchQueue<>(
+            BatchQueue.Sender.blocking(
                 ops -> {
                   synchronized (order) {
                     order.add("quiet");
@@ -644,12 +647,12 @@ class LaneTest {
   @Test
   void aCallParksUntilItsOwnAnswerWhileTheSendingSideServesOtherLimits() throws Exception {
     RecordingSender<Integer, String> sender = new RecordingSender<>(op -> "answer " + op);
-    Lane<Integer, String> lane = new Lane<>(sender, 8, 1, sending, answering);
+    BatchQueue<Integer, String> queue = new BatchQueue<>(sender, 8, 1, sending, answering);
     RecordingSender.Hold held = sender.holdNext();
-    CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> lane.call(1));
+    CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> queue.call(1));
     held.awaitEntered();
-    CompletableFuture<String> second = CompletableFuture.supplyAsync(() -> lane.call(2));
-    waitUntil("the second caller queued", () -> lane.queuedCount() == 1);
+    CompletableFuture<String> second = CompletableFuture.supplyAsync(() -> queue.call(2));
+    waitUntil("the second caller queued", () -> queue.queuedCount() == 1);
 
     assertThat(second).as("queued behind the batch in flight, not sent by its caller").isNotDone();
     held.release();
@@ -657,7 +660,7 @@ class LaneTest {
     assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("answer 1");
     assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo("answer 2");
     assertThat(sender.sent())
-        .allSatisfy(batch -> assertThat(batch.thread().getName()).isEqualTo("lane-sending"));
+        .allSatisfy(batch -> assertThat(batch.thread().getName()).isEqualTo("queue-sending"));
   }
 
   private Thread start(String name, Runnable body) {
@@ -674,7 +677,7 @@ class LaneTest {
     }
   }
 
-  /** Waits for a state the test drives the lane into, at most 10 s. */
+  /** Waits for a state the test drives the batch queue into, at most 10 s. */
   static void waitUntil(String what, BooleanSupplier condition) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!condition.getAsBoolean()) {

@@ -1,7 +1,7 @@
 package dev.bulwark.core.lease;
 
 import dev.bulwark.LockPermit;
-import dev.bulwark.core.batch.Lane;
+import dev.bulwark.core.batch.BatchQueue;
 import dev.bulwark.core.event.LimitEvents;
 import dev.bulwark.core.log.BulwarkLog;
 import dev.bulwark.core.log.LogMessage;
@@ -17,18 +17,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * A permit or lock a call holds: its lease is kept alive while held, and it is released in the
- * store exactly once, however often and from whichever thread it is closed. A release the store
- * cannot take is logged, not thrown: the lease reclaims it.
+ * One call's request in the store, from its first ask to its one release: sent alone or through the
+ * limit's batch queue, waited for as a {@link GrantSignal} while queued, then the permit or lock
+ * the call holds. Its lease is kept alive while queued or held, and it is released in the store
+ * exactly once, however often and from whichever thread it is closed. A release the store cannot
+ * take is logged, not thrown: the lease reclaims it.
  */
-public abstract class HeldGrant extends GrantSignal implements QueuedRequest.Queue, LockPermit {
+public abstract class StoreRequest extends GrantSignal implements QueuedRequest.Queue, LockPermit {
 
-  private static final BulwarkLog LOG = BulwarkLog.of(HeldGrant.class);
+  private static final BulwarkLog LOG = BulwarkLog.of(StoreRequest.class);
   private static final VarHandle CLOSED;
 
   static {
     try {
-      CLOSED = MethodHandles.lookup().findVarHandle(HeldGrant.class, "closed", boolean.class);
+      CLOSED = MethodHandles.lookup().findVarHandle(StoreRequest.class, "closed", boolean.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -36,10 +38,12 @@ public abstract class HeldGrant extends GrantSignal implements QueuedRequest.Que
 
   private final LeaseRenewer renewer;
 
-  /** The limit's lane when the store batches; null when each operation is sent alone. */
-  private final Lane<Operation, Grant> lane;
+  /** The limit's batch queue when the store batches; null when each operation is sent alone. */
+  private final BatchQueue<Operation, Grant> queue;
 
-  /** Whether a release is posted to the lane rather than awaited ({@code bulwark.release}). */
+  /**
+   * Whether a release is posted to the batch queue rather than awaited ({@code bulwark.release}).
+   */
   private final boolean postsReleases;
 
   private final LimitEvents events;
@@ -57,14 +61,14 @@ public abstract class HeldGrant extends GrantSignal implements QueuedRequest.Que
 
   /**
    * @param renewer null when the store's leases do not expire
-   * @param lane the limit's lane; null when the store does not batch
-   * @param postsReleases whether a release goes to the lane without waiting for its answer
+   * @param batch queue the limit's batch queue; null when the store does not batch
+   * @param postsReleases whether a release goes to the batch queue without waiting for its answer
    * @param key the lock key; empty for a bulkhead permit
    */
-  protected HeldGrant(
+  protected StoreRequest(
       long requestId,
       LeaseRenewer renewer,
-      Lane<Operation, Grant> lane,
+      BatchQueue<Operation, Grant> queue,
       boolean postsReleases,
       LimitEvents events,
       Lease.Kind kind,
@@ -73,7 +77,7 @@ public abstract class HeldGrant extends GrantSignal implements QueuedRequest.Que
       long leaseMillis) {
     super(requestId, renewer == null ? 0 : leaseMillis);
     this.renewer = renewer;
-    this.lane = lane;
+    this.queue = queue;
     this.postsReleases = postsReleases;
     this.events = events;
     this.kind = kind;
@@ -190,7 +194,7 @@ public abstract class HeldGrant extends GrantSignal implements QueuedRequest.Que
   }
 
   /**
-   * Releases in the store: waits for the answer, or posts the release to the limit's lane.
+   * Releases in the store: waits for the answer, or posts the release to the limit's batch queue.
    *
    * @return completes with false when the store no longer held it
    */
@@ -237,18 +241,18 @@ public abstract class HeldGrant extends GrantSignal implements QueuedRequest.Que
    */
   protected abstract Grant sendAlone(Operation operation);
 
-  /** Sends {@code operation} and waits for the answer: in the limit's lane, or alone. */
+  /** Sends {@code operation} and waits for the answer: in the limit's batch queue, or alone. */
   private Grant call(Operation operation) {
-    return lane == null ? sendAlone(operation) : lane.call(operation);
+    return queue == null ? sendAlone(operation) : queue.call(operation);
   }
 
   /**
-   * Sends {@code operation} without waiting: posted to the limit's lane; without a lane, sent alone
-   * here.
+   * Sends {@code operation} without waiting: posted to the limit's batch queue; without a batch
+   * queue, sent alone here.
    */
   private CompletableFuture<Grant> post(Operation operation) {
-    if (lane != null) {
-      return lane.post(operation);
+    if (queue != null) {
+      return queue.post(operation);
     }
     try {
       return CompletableFuture.completedFuture(sendAlone(operation));

@@ -20,28 +20,28 @@ import java.util.function.Function;
  * a stage). Whenever fewer than {@code maxInFlight} batches are in flight, the sending side takes
  * what is queued (at most {@code maxSize}, in arrival order) and sends it as the next batch, so an
  * operation that arrives while a batch is out goes with the next one instead of waiting for that
- * batch's answer. One lane's batches are handed to its {@link Sender} one after the other, in the
- * order taken, so a sender that writes them to one connection has the store apply them in that
- * order.
+ * batch's answer. One batch queue's batches are handed to its {@link Sender} one after the other,
+ * in the order taken, so a sender that writes them to one connection has the store apply them in
+ * that order.
  *
  * <p>Where things run: {@link Sender#send} on the {@code sending} executor, one task per batch, so
- * the lanes of many limits take turns there and a busy limit cannot hold a quiet one up for more
- * than a batch each; the stages {@link #submit} and {@link #post} return complete on the {@code
- * answering} executor, so what depends on them never runs on the sending side. A caller parked in
- * {@link #call} is woken by the answer itself.
+ * the batch queues of many limits take turns there and a busy limit cannot hold a quiet one up for
+ * more than a batch each; the stages {@link #submit} and {@link #post} return complete on the
+ * {@code answering} executor, so what depends on them never runs on the sending side. A caller
+ * parked in {@link #call} is woken by the answer itself.
  *
  * @param <O> an operation
  * @param <R> its answer
  */
-public final class Lane<O, R> {
+public final class BatchQueue<O, R> {
 
   /** Sends one batch; the stage answers each operation, in order. */
   @FunctionalInterface
   public interface Sender<O, R> {
 
     /**
-     * Sends {@code operations} as one store call. Runs on the lane's sending executor; it may take
-     * a round trip there (a store without pipelining) or return at once and answer later.
+     * Sends {@code operations} as one store call. Runs on the batch queue's sending executor; it
+     * may take a round trip there (a store without pipelining) or return at once and answer later.
      *
      * @return one answer per operation, in order; or the failure of the whole batch
      */
@@ -85,16 +85,16 @@ public final class Lane<O, R> {
    */
   private boolean scheduled;
 
-  /** When the lane last had nothing queued or in flight (nanoTime); guarded by lock. */
+  /** When the batch queue last had nothing queued or in flight (nanoTime); guarded by lock. */
   private long idleSince = System.nanoTime();
 
   /**
    * @param maxSize the most operations one batch carries
    * @param maxInFlight the most batches sent and not yet answered
-   * @param sending where batches are sent from: threads that never wait for a lane's answer
+   * @param sending where batches are sent from: threads that never wait for a batch queue's answer
    * @param answering where the stages of {@link #submit} and {@link #post} complete
    */
-  public Lane(
+  public BatchQueue(
       Sender<O, R> sender, int maxSize, int maxInFlight, Executor sending, Executor answering) {
     if (maxSize < 1) {
       throw new IllegalArgumentException("maxSize must be at least 1, was " + maxSize);
@@ -120,7 +120,7 @@ public final class Lane<O, R> {
   public R call(O operation) {
     if (SENDING.get() != null) {
       throw new IllegalStateException(
-          "Lane.call was made on a thread that sends batches or hands out their answers:"
+          "BatchQueue.call was made on a thread that sends batches or hands out their answers:"
               + " it would wait for the thread it holds");
     }
     Pending<O, R> mine = new Pending<>(operation, Thread.currentThread());
@@ -165,7 +165,7 @@ public final class Lane<O, R> {
    * Waits until nothing is queued or in flight, at most {@code timeout}: what a closing engine owes
    * the store (releases posted) is sent first.
    *
-   * @return whether the lane is idle
+   * @return whether the batch queue is idle
    */
   public boolean flush(long timeout, TimeUnit unit) {
     long deadline = System.nanoTime() + unit.toNanos(timeout);
@@ -209,7 +209,7 @@ public final class Lane<O, R> {
 
   /**
    * Whether nothing has been queued or in flight since {@code nanoTime - idleNanos} or earlier: a
-   * lane its owner may drop.
+   * batch queue its owner may drop.
    */
   boolean idleFor(long idleNanos, long nanoTime) {
     lock.lock();
@@ -232,7 +232,9 @@ public final class Lane<O, R> {
     }
   }
 
-  /** Takes the next batch and sends it; the lane stays scheduled until the sender returned. */
+  /**
+   * Takes the next batch and sends it; the batch queue stays scheduled until the sender returned.
+   */
   private void sendNext() {
     List<Pending<O, R>> batch = new ArrayList<>(Math.min(maxSize, 16));
     lock.lock();
@@ -259,7 +261,7 @@ public final class Lane<O, R> {
       lock.unlock();
     }
     if (again) {
-      schedule(); // behind the other lanes' turns, not in a loop here
+      schedule(); // behind the other batch queues' turns, not in a loop here
     }
   }
 
@@ -280,7 +282,10 @@ public final class Lane<O, R> {
     answered.whenComplete((answers, failure) -> answer(batch, answers, failure));
   }
 
-  /** Hands out one batch's answers, then lets the next batch go when the lane waited for this. */
+  /**
+   * Hands out one batch's answers, then lets the next batch go when the batch queue waited for
+   * this.
+   */
   private void answer(List<Pending<O, R>> batch, List<R> answers, Throwable failure) {
     if (failure == null && (answers == null || answers.size() != batch.size())) {
       failure =

@@ -9,9 +9,9 @@ import java.util.function.Supplier;
  * An operator's read of a limit's state in the store. It bypasses the failure policy: a store that
  * cannot be reached has no state to show, whatever calls get meanwhile.
  */
-final class Inspection {
+final class OperatorRead {
 
-  private Inspection() {}
+  private OperatorRead() {}
 
   static <T> T read(LimitEvents limit, Supplier<T> read) {
     try {

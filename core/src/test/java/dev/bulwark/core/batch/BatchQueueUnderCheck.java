@@ -11,35 +11,37 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 
 /**
- * A lane in front of a sequential store, as Lincheck drives it: each operation appends its value to
- * the store's log and answers the log as it was before, so every answer shows where the operation
- * fell in the store's order. The three ways in are checked against {@link Sequential}: {@code
- * call}, {@code submit} waited for, and {@code post} followed by a flush (a posted operation's
- * effect must be in the store when the flush returns).
+ * A batch queue in front of a sequential store, as Lincheck drives it: each operation appends its
+ * value to the store's log and answers the log as it was before, so every answer shows where the
+ * operation fell in the store's order. The three ways in are checked against {@link Sequential}:
+ * {@code call}, {@code submit} waited for, and {@code post} followed by a flush (a posted
+ * operation's effect must be in the store when the flush returns).
  *
  * <p>The store is not thread-safe on purpose and fails an operation when two batches overlap, so a
- * lane that ever sent two at once shows up as a result the sequential store cannot give.
+ * batch queue that ever sent two at once shows up as a result the sequential store cannot give.
  */
 @Param(name = "value", gen = IntGen.class, conf = "1:9")
-abstract class LaneUnderCheck {
+abstract class BatchQueueUnderCheck {
 
   /** The most operations in a batch: small, so that batches split under three threads. */
   private static final int MAX_SIZE = 2;
 
   private final Log store = new Log();
-  private final Lane<Integer, String> lane;
+  private final BatchQueue<Integer, String> queue;
 
-  LaneUnderCheck(Executor sending) {
-    this.lane = new Lane<>(Lane.Sender.blocking(store::applyAll), MAX_SIZE, 1, sending, sending);
+  BatchQueueUnderCheck(Executor sending) {
+    this.queue =
+        new BatchQueue<>(
+            BatchQueue.Sender.blocking(store::applyAll), MAX_SIZE, 1, sending, sending);
   }
 
   /**
    * A pipelined store: each batch is applied as it is handed over, in that order, and its answer
    * comes back later on {@code replies}, so up to {@code maxInFlight} batches are out at once.
    */
-  LaneUnderCheck(Executor sending, Executor replies, int maxInFlight) {
-    this.lane =
-        new Lane<>(
+  BatchQueueUnderCheck(Executor sending, Executor replies, int maxInFlight) {
+    this.queue =
+        new BatchQueue<>(
             operations -> {
               List<String> answers = store.applyAll(operations);
               return CompletableFuture.supplyAsync(() -> answers, replies);
@@ -52,24 +54,24 @@ abstract class LaneUnderCheck {
 
   @Operation
   public String call(@Param(name = "value") int value) {
-    return lane.call(value);
+    return queue.call(value);
   }
 
   @Operation
   public String submit(@Param(name = "value") int value) {
-    return lane.submit(value).join();
+    return queue.submit(value).join();
   }
 
   @Operation
   public String post(@Param(name = "value") int value) {
-    CompletableFuture<String> posted = lane.post(value);
-    if (!lane.flush(1, TimeUnit.MINUTES)) {
+    CompletableFuture<String> posted = queue.post(value);
+    if (!queue.flush(1, TimeUnit.MINUTES)) {
       return "the flush timed out";
     }
     return posted.isDone() ? posted.join() : "the flush returned before the post was answered";
   }
 
-  /** The same store without a lane: one operation after the other. */
+  /** The same store without a batch queue: one operation after the other. */
   public static final class Sequential {
     private final Log store = new Log();
 
