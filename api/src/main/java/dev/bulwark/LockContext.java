@@ -1,6 +1,6 @@
 package dev.bulwark;
 
-import dev.bulwark.spi.HeldLocks;
+import dev.bulwark.engine.HeldLocks;
 import java.util.Optional;
 import java.util.ServiceLoader;
 

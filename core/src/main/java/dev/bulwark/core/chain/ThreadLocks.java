@@ -2,7 +2,7 @@ package dev.bulwark.core.chain;
 
 import dev.bulwark.LockContext;
 import dev.bulwark.LockPermit;
-import dev.bulwark.spi.HeldLocks;
+import dev.bulwark.engine.HeldLocks;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;

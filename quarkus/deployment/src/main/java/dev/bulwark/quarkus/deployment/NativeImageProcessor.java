@@ -1,7 +1,7 @@
 package dev.bulwark.quarkus.deployment;
 
+import dev.bulwark.engine.HeldLocks;
 import dev.bulwark.spi.BulwarkStoreProvider;
-import dev.bulwark.spi.HeldLocks;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.builditem.nativeimage.NativeImageResourceDirectoryBuildItem;

@@ -102,7 +102,7 @@ class NativeRegistrationTest {
             "dev.bulwark.core.local.LocalStoreProvider",
             "dev.bulwark.redis.RedisStoreProvider",
             "dev.bulwark.jpa.JpaStoreProvider");
-    assertThat(seen("META-INF/services/dev.bulwark.spi.HeldLocks"))
+    assertThat(seen("META-INF/services/dev.bulwark.engine.HeldLocks"))
         .contains("dev.bulwark.core.chain.ThreadLocks");
   }
 

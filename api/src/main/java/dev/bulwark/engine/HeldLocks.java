@@ -1,4 +1,4 @@
-package dev.bulwark.spi;
+package dev.bulwark.engine;
 
 import dev.bulwark.LockContext;
 
