@@ -13,9 +13,9 @@ import dev.bulwark.tck.model.Caller;
 import dev.bulwark.tck.model.LockModel;
 import dev.bulwark.tck.property.Action;
 import dev.bulwark.tck.property.ActionChain;
+import dev.bulwark.tck.property.ChainStep;
 import dev.bulwark.tck.property.Gen;
 import dev.bulwark.tck.property.Property;
-import dev.bulwark.tck.property.Step;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -338,7 +338,7 @@ public abstract class LockStoreProperties extends StoreProperties {
 
   private final class Acquire implements Action<Run> {
     @Override
-    public Gen<Step<Run>> steps(Run run) {
+    public Gen<ChainStep<Run>> steps(Run run) {
       Gen<Integer> jvms = Gen.ints(0, jvms().size() - 1);
       Gen<LockMode> modes = Gen.of(LockMode.class);
       return draws -> {
@@ -346,7 +346,7 @@ public abstract class LockStoreProperties extends StoreProperties {
         String key = KEY.next(draws);
         LockMode mode = modes.next(draws);
         boolean mayQueue = MAY_QUEUE.next(draws);
-        return Step.of(
+        return ChainStep.of(
             mode + " " + key + " in jvm" + jvm + (mayQueue ? ", may queue" : ""),
             r -> r.acquire(jvm, key, mode, mayQueue));
       };
@@ -395,7 +395,7 @@ public abstract class LockStoreProperties extends StoreProperties {
   /** A batch of 2 to 8 operations from one JVM, on the callers of that JVM. */
   private final class Batch implements Action<Run> {
     @Override
-    public Gen<Step<Run>> steps(Run run) {
+    public Gen<ChainStep<Run>> steps(Run run) {
       return Gen.ints(0, jvms().size() - 1)
           .flatMap(
               jvm ->
@@ -403,7 +403,8 @@ public abstract class LockStoreProperties extends StoreProperties {
                       .list(2, 8)
                       .map(
                           plan ->
-                              Step.of("batch in jvm" + jvm + " " + plan, r -> r.batch(jvm, plan))));
+                              ChainStep.of(
+                                  "batch in jvm" + jvm + " " + plan, r -> r.batch(jvm, plan))));
     }
 
     private Gen<Planned> planned(Run run, int jvm) {
@@ -452,11 +453,11 @@ public abstract class LockStoreProperties extends StoreProperties {
       }
 
       @Override
-      public Gen<Step<Run>> steps(Run run) {
+      public Gen<ChainStep<Run>> steps(Run run) {
         return Gen.of(run.ordinals(which))
             .map(
                 n ->
-                    Step.of(
+                    ChainStep.of(
                         name + " request " + n,
                         r -> {
                           if (r.ordinals(which).contains(n)) {

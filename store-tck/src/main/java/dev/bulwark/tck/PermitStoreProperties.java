@@ -12,9 +12,9 @@ import dev.bulwark.tck.model.Caller;
 import dev.bulwark.tck.model.PermitModel;
 import dev.bulwark.tck.property.Action;
 import dev.bulwark.tck.property.ActionChain;
+import dev.bulwark.tck.property.ChainStep;
 import dev.bulwark.tck.property.Gen;
 import dev.bulwark.tck.property.Property;
-import dev.bulwark.tck.property.Step;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -216,14 +216,14 @@ public abstract class PermitStoreProperties extends StoreProperties {
 
   private final class Acquire implements Action<Run> {
     @Override
-    public Gen<Step<Run>> steps(Run run) {
+    public Gen<ChainStep<Run>> steps(Run run) {
       return Gen.ints(0, jvms().size() - 1)
           .flatMap(
               jvm ->
                   Gen.of(true, false)
                       .map(
                           mayQueue ->
-                              Step.of(
+                              ChainStep.of(
                                   "acquire in jvm" + jvm + (mayQueue ? ", may queue" : ""),
                                   r -> r.acquire(jvm, mayQueue))));
     }
@@ -271,7 +271,7 @@ public abstract class PermitStoreProperties extends StoreProperties {
   /** A batch of 2 to 8 operations from one JVM, on the callers of that JVM. */
   private final class Batch implements Action<Run> {
     @Override
-    public Gen<Step<Run>> steps(Run run) {
+    public Gen<ChainStep<Run>> steps(Run run) {
       return Gen.ints(0, jvms().size() - 1)
           .flatMap(
               jvm ->
@@ -279,7 +279,8 @@ public abstract class PermitStoreProperties extends StoreProperties {
                       .list(2, 8)
                       .map(
                           plan ->
-                              Step.of("batch in jvm" + jvm + " " + plan, r -> r.batch(jvm, plan))));
+                              ChainStep.of(
+                                  "batch in jvm" + jvm + " " + plan, r -> r.batch(jvm, plan))));
     }
 
     private Gen<Planned> planned(Run run, int jvm) {
@@ -320,11 +321,11 @@ public abstract class PermitStoreProperties extends StoreProperties {
       }
 
       @Override
-      public Gen<Step<Run>> steps(Run run) {
+      public Gen<ChainStep<Run>> steps(Run run) {
         return Gen.of(run.ordinals(which))
             .map(
                 n ->
-                    Step.of(
+                    ChainStep.of(
                         name + " request " + n,
                         r -> {
                           if (r.ordinals(which).contains(n)) {

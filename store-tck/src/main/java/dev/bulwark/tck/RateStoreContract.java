@@ -268,7 +268,7 @@ public abstract class RateStoreContract extends StoreContract {
     long window = 150 * MS;
     for (RateLimitType type : RateLimitType.values()) {
       RateSpec spec = new RateSpec("tck-contended-" + type, type, permits, window);
-      GrantTimes times = new GrantTimes();
+      GrantedSlots times = new GrantedSlots();
       AtomicInteger rejected = new AtomicInteger();
       Concurrently.run(
           threads.size(),

@@ -9,9 +9,9 @@ import dev.bulwark.tck.model.RateModel;
 import dev.bulwark.tck.model.TimeSpan;
 import dev.bulwark.tck.property.Action;
 import dev.bulwark.tck.property.ActionChain;
+import dev.bulwark.tck.property.ChainStep;
 import dev.bulwark.tck.property.Gen;
 import dev.bulwark.tck.property.Property;
-import dev.bulwark.tck.property.Step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -214,7 +214,7 @@ public abstract class RateStoreProperties extends StoreProperties {
           int limit = limitIndex.next(draws);
           int jvm = jvmIndex.next(draws);
           long maxWaitMs = maxWaits.next(draws);
-          return Step.of(
+          return ChainStep.of(
               "reserve on limit " + limit + " in jvm" + jvm + ", max wait " + maxWaitMs + " ms",
               r -> r.reserve(limit, jvm, maxWaitMs * MS));
         });
@@ -235,7 +235,7 @@ public abstract class RateStoreProperties extends StoreProperties {
           int jvm = jvmIndex.next(draws);
           int count = counts.next(draws);
           long maxWaitMs = maxWaits.next(draws);
-          return Step.of(
+          return ChainStep.of(
               count
                   + " reservations on limit "
                   + limit
@@ -262,7 +262,7 @@ public abstract class RateStoreProperties extends StoreProperties {
           int limit = limitIndex.next(draws);
           int jvm = jvmIndex.next(draws);
           List<Long> maxWaitsMs = maxWaitLists.next(draws);
-          return Step.of(
+          return ChainStep.of(
               "batch of reservations on limit "
                   + limit
                   + " in jvm"
@@ -279,7 +279,8 @@ public abstract class RateStoreProperties extends StoreProperties {
         Gen.of(PAUSES_MS)
             .map(
                 ms ->
-                    Step.of("pause " + ms + " ms", r -> sleep(TimeUnit.MILLISECONDS.toNanos(ms)))));
+                    ChainStep.of(
+                        "pause " + ms + " ms", r -> sleep(TimeUnit.MILLISECONDS.toNanos(ms)))));
   }
 
   private Action<Run> retryAfterHint(int limits) {
@@ -289,7 +290,7 @@ public abstract class RateStoreProperties extends StoreProperties {
         draws -> {
           int limit = limitIndex.next(draws);
           int jvm = jvmIndex.next(draws);
-          return Step.of(
+          return ChainStep.of(
               "retry on limit " + limit + " in jvm" + jvm + " after its last hint",
               r -> r.retryAfterHint(limit, jvm));
         });
@@ -304,7 +305,7 @@ public abstract class RateStoreProperties extends StoreProperties {
           int limit = limitIndex.next(draws);
           int permits = permitCounts.next(draws);
           long intervalMs = intervals.next(draws);
-          return Step.of(
+          return ChainStep.of(
               "redefine limit "
                   + limit
                   + " with "

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.bulwark.tck.property.Action;
 import dev.bulwark.tck.property.ActionChain;
+import dev.bulwark.tck.property.ChainStep;
 import dev.bulwark.tck.property.Gen;
 import dev.bulwark.tck.property.Property;
-import dev.bulwark.tck.property.Step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -138,9 +138,11 @@ class PropertyEngineTest {
     Gen<ActionChain<Counter>> chains =
         ActionChain.startWith(Counter::new)
             .withAction(
-                1, Action.independent(Gen.just(Step.of("increment", (Counter c) -> c.value++))))
+                1,
+                Action.independent(Gen.just(ChainStep.of("increment", (Counter c) -> c.value++))))
             .withAction(
-                1, Action.independent(Gen.just(Step.of("decrement", (Counter c) -> c.value--))))
+                1,
+                Action.independent(Gen.just(ChainStep.of("decrement", (Counter c) -> c.value--))))
             .withAction(
                 1,
                 new Action<>() {
@@ -150,9 +152,9 @@ class PropertyEngineTest {
                   }
 
                   @Override
-                  public Gen<Step<Counter>> steps(Counter counter) {
+                  public Gen<ChainStep<Counter>> steps(Counter counter) {
                     return Gen.ints(1, counter.value)
-                        .map(n -> Step.of("halve by " + n, (Counter c) -> c.value -= n / 2));
+                        .map(n -> ChainStep.of("halve by " + n, (Counter c) -> c.value -= n / 2));
                   }
                 })
             .withMaxSteps(40);

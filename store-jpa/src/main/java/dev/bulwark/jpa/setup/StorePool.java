@@ -38,8 +38,8 @@ final class StorePool {
     try {
       return new HikariDataSource(config);
     } catch (RuntimeException e) {
-      if (HandOver.isPassing(e, false)) {
-        throw HandOver.unavailable(settings, e);
+      if (H2FileHandOver.isPassing(e, false)) {
+        throw H2FileHandOver.unavailable(settings, e);
       }
       throw ConnectFailures.diagnosed(settings, e);
     }

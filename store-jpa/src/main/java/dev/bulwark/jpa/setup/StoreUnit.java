@@ -42,7 +42,7 @@ public record StoreUnit(
 
   /**
    * Opens the unit the settings describe, or fails with a message naming the setting at fault. A
-   * database passing between processes ({@link HandOver}) is tried again until {@code
+   * database passing between processes ({@link H2FileHandOver}) is tried again until {@code
    * bulwark.jpa.connect-timeout} has passed.
    *
    * @throws StoreException when the database stayed unavailable that long
@@ -101,8 +101,8 @@ public record StoreUnit(
       return new StoreUnit(factory, dialect, names, pool).probed(settings);
     } catch (SQLException e) {
       pool.close();
-      if (HandOver.isPassing(e, true)) {
-        throw HandOver.unavailable(settings, e);
+      if (H2FileHandOver.isPassing(e, true)) {
+        throw H2FileHandOver.unavailable(settings, e);
       }
       throw new InvalidJpaSettingException(
           "bulwark.jpa.url="
@@ -117,8 +117,8 @@ public record StoreUnit(
     } catch (RuntimeException e) {
       pool.close();
       // the provider's boot reads the database's metadata too
-      if (HandOver.isPassing(e, true)) {
-        throw HandOver.unavailable(settings, e);
+      if (H2FileHandOver.isPassing(e, true)) {
+        throw H2FileHandOver.unavailable(settings, e);
       }
       throw e;
     }

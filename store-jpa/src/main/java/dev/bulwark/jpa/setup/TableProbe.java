@@ -35,8 +35,8 @@ final class TableProbe {
         em.close();
       } catch (PersistenceException e) {
         em.close();
-        if (HandOver.isPassing(e, true)) {
-          throw HandOver.unavailable(settings, e);
+        if (H2FileHandOver.isPassing(e, true)) {
+          throw H2FileHandOver.unavailable(settings, e);
         }
         throw new InvalidJpaSettingException(
             settings.describe()

@@ -16,8 +16,8 @@ import dev.bulwark.tck.modelcheck.BatchEntry;
 import dev.bulwark.tck.modelcheck.Bounds;
 import dev.bulwark.tck.modelcheck.Caller;
 import dev.bulwark.tck.modelcheck.CheckedLimit;
+import dev.bulwark.tck.modelcheck.ExploredState;
 import dev.bulwark.tck.modelcheck.GiveUp;
-import dev.bulwark.tck.modelcheck.Step;
 import dev.bulwark.tck.modelcheck.StoreContents;
 import dev.bulwark.tck.modelcheck.StoreDriver;
 import dev.bulwark.tck.modelcheck.WakeUp;
@@ -382,7 +382,7 @@ final class JpaStoreDriver implements StoreDriver, AutoCloseable {
    * is marked (a look that finds none changes nothing).
    */
   @Override
-  public List<String> ownWork(Step at) {
+  public List<String> ownWork(ExploredState at) {
     JpaStoreContents rows = (JpaStoreContents) at.store();
     List<String> work = new ArrayList<>();
     if (rows.anyExpired(at.model().now())) {

@@ -6,10 +6,10 @@ import dev.bulwark.redis.ModelCheckSeam;
 import dev.bulwark.tck.modelcheck.Action;
 import dev.bulwark.tck.modelcheck.Bounds;
 import dev.bulwark.tck.modelcheck.Caller;
+import dev.bulwark.tck.modelcheck.ExploredState;
 import dev.bulwark.tck.modelcheck.Explorer;
 import dev.bulwark.tck.modelcheck.Kind;
 import dev.bulwark.tck.modelcheck.ModelState;
-import dev.bulwark.tck.modelcheck.Step;
 import dev.bulwark.tck.modelcheck.Stepper;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -75,7 +75,9 @@ class ReplayedFaultsTest {
 
   private void replay(Bounds bounds, List<Action> sequence) {
     Stepper stepper = new Stepper(bounds, new RedisStoreDriver(bounds, seam));
-    Step at = new Step(ModelState.initial(bounds, Explorer.START_MILLIS), RedisStoreContents.EMPTY);
+    ExploredState at =
+        new ExploredState(
+            ModelState.initial(bounds, Explorer.START_MILLIS), RedisStoreContents.EMPTY);
     stepper.restore(at);
     for (Action action : sequence) {
       at = stepper.step(at, action);

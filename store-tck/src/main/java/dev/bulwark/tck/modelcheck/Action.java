@@ -22,17 +22,17 @@ public sealed interface Action {
    * leave none undone): not a release of what the store no longer has, nor a give-up without a
    * script.
    */
-  default boolean handsOver(Step from, StoreDriver store) {
+  default boolean handsOver(ExploredState from, StoreDriver store) {
     return false;
   }
 
   /** Whether the step's script always drops expired holders first (a poll's does). */
-  default boolean reclaims(Step from) {
+  default boolean reclaims(ExploredState from) {
     return false;
   }
 
   /** The actions enabled in {@code at}, in a fixed order. */
-  static List<Action> enabled(Bounds bounds, Step at, StoreDriver store) {
+  static List<Action> enabled(Bounds bounds, ExploredState at, StoreDriver store) {
     ModelState s = at.model();
     List<Action> actions = new ArrayList<>();
     boolean mayLose = s.lostRepliesLeft() > 0;
@@ -215,7 +215,7 @@ public sealed interface Action {
     }
 
     @Override
-    public boolean handsOver(Step from, StoreDriver store) {
+    public boolean handsOver(ExploredState from, StoreDriver store) {
       return true;
     }
 
@@ -233,12 +233,12 @@ public sealed interface Action {
     }
 
     @Override
-    public boolean handsOver(Step from, StoreDriver store) {
+    public boolean handsOver(ExploredState from, StoreDriver store) {
       return true;
     }
 
     @Override
-    public boolean reclaims(Step from) {
+    public boolean reclaims(ExploredState from) {
       return true;
     }
 
@@ -256,7 +256,7 @@ public sealed interface Action {
     }
 
     @Override
-    public boolean handsOver(Step from, StoreDriver store) {
+    public boolean handsOver(ExploredState from, StoreDriver store) {
       return true;
     }
 
@@ -273,7 +273,7 @@ public sealed interface Action {
     }
 
     @Override
-    public boolean handsOver(Step from, StoreDriver store) {
+    public boolean handsOver(ExploredState from, StoreDriver store) {
       return from.store().heldUntil(store.member(request)) != null;
     }
 
@@ -319,12 +319,12 @@ public sealed interface Action {
     }
 
     @Override
-    public boolean handsOver(Step from, StoreDriver store) {
+    public boolean handsOver(ExploredState from, StoreDriver store) {
       return from.model().caller(request).pending() != Caller.Operation.RELEASE;
     }
 
     @Override
-    public boolean reclaims(Step from) {
+    public boolean reclaims(ExploredState from) {
       return from.model().caller(request).pending() == Caller.Operation.POLL;
     }
 
@@ -348,7 +348,7 @@ public sealed interface Action {
     }
 
     @Override
-    public boolean handsOver(Step from, StoreDriver store) {
+    public boolean handsOver(ExploredState from, StoreDriver store) {
       return from.model().caller(request).giveUp() != null;
     }
 
@@ -438,12 +438,12 @@ public sealed interface Action {
     }
 
     @Override
-    public boolean handsOver(Step from, StoreDriver store) {
+    public boolean handsOver(ExploredState from, StoreDriver store) {
       return step.handsOver(from, store);
     }
 
     @Override
-    public boolean reclaims(Step from) {
+    public boolean reclaims(ExploredState from) {
       return step.reclaims(from);
     }
 
@@ -570,7 +570,8 @@ public sealed interface Action {
   }
 
   /** Whether a batch, taken from {@code from}, runs a step that decides hand-overs. */
-  private static boolean batchHandsOver(List<BatchEntry> entries, Step from, StoreDriver store) {
+  private static boolean batchHandsOver(
+      List<BatchEntry> entries, ExploredState from, StoreDriver store) {
     for (BatchEntry entry : entries) {
       if (entry.operation() != Caller.Operation.RELEASE
           || from.store().heldUntil(store.member(entry.request())) != null) {
@@ -632,12 +633,12 @@ public sealed interface Action {
     }
 
     @Override
-    public boolean handsOver(Step from, StoreDriver store) {
+    public boolean handsOver(ExploredState from, StoreDriver store) {
       return batchHandsOver(entries, from, store);
     }
 
     @Override
-    public boolean reclaims(Step from) {
+    public boolean reclaims(ExploredState from) {
       return batchReclaims(entries);
     }
 
@@ -711,13 +712,13 @@ public sealed interface Action {
     }
 
     @Override
-    public boolean handsOver(Step from, StoreDriver store) {
+    public boolean handsOver(ExploredState from, StoreDriver store) {
       return from.model().lostBatches().get(lost).entries().stream()
           .anyMatch(e -> e.operation() != Caller.Operation.RELEASE);
     }
 
     @Override
-    public boolean reclaims(Step from) {
+    public boolean reclaims(ExploredState from) {
       return batchReclaims(from.model().lostBatches().get(lost).entries());
     }
 
@@ -746,7 +747,7 @@ public sealed interface Action {
     }
 
     @Override
-    public boolean handsOver(Step from, StoreDriver store) {
+    public boolean handsOver(ExploredState from, StoreDriver store) {
       return from.model().lostBatches().get(lost).giveUp() != null;
     }
 
@@ -777,12 +778,12 @@ public sealed interface Action {
     }
 
     @Override
-    public boolean handsOver(Step from, StoreDriver store) {
+    public boolean handsOver(ExploredState from, StoreDriver store) {
       return batchHandsOver(entries, from, store);
     }
 
     @Override
-    public boolean reclaims(Step from) {
+    public boolean reclaims(ExploredState from) {
       return batchReclaims(entries);
     }
 
@@ -818,12 +819,12 @@ public sealed interface Action {
     }
 
     @Override
-    public boolean handsOver(Step from, StoreDriver store) {
+    public boolean handsOver(ExploredState from, StoreDriver store) {
       return batchHandsOver(entries, from, store);
     }
 
     @Override
-    public boolean reclaims(Step from) {
+    public boolean reclaims(ExploredState from) {
       return batchReclaims(entries);
     }
 

@@ -46,24 +46,25 @@ public final class Explorer {
 
   public Exploration explore() {
     long started = System.nanoTime();
-    Step initial = new Step(ModelState.initial(bounds, START_MILLIS), store.empty());
+    ExploredState initial =
+        new ExploredState(ModelState.initial(bounds, START_MILLIS), store.empty());
     stepper.restore(initial);
     register(initial, -1, null);
     endCheck(initial, 0);
-    List<Step> level = List.of(initial);
+    List<ExploredState> level = List.of(initial);
     List<Integer> levelIds = List.of(0);
     for (int depth = 0; depth < bounds.depth() && !level.isEmpty(); depth++) {
-      List<Step> next = new ArrayList<>();
+      List<ExploredState> next = new ArrayList<>();
       List<Integer> nextIds = new ArrayList<>();
       for (int i = 0; i < level.size(); i++) {
-        Step from = level.get(i);
+        ExploredState from = level.get(i);
         int fromId = levelIds.get(i);
         List<Action> actions = Action.enabled(bounds, from, store);
         int[] succ = new int[actions.size()];
         for (int a = 0; a < actions.size(); a++) {
           Action action = actions.get(a);
           stepper.restore(from);
-          Step to;
+          ExploredState to;
           try {
             to = stepper.step(from, action);
           } catch (AssertionError | RuntimeException e) {
@@ -97,7 +98,7 @@ public final class Explorer {
         Duration.ofNanos(System.nanoTime() - started));
   }
 
-  private int register(Step step, int from, Action action) {
+  private int register(ExploredState step, int from, Action action) {
     int id = parent.size();
     ids.put(key(step), id);
     parent.add(from);
@@ -106,7 +107,7 @@ public final class Explorer {
     return id;
   }
 
-  private void endCheck(Step step, int id) {
+  private void endCheck(ExploredState step, int id) {
     try {
       quiescence.check(step);
     } catch (AssertionError | RuntimeException e) {
@@ -114,7 +115,7 @@ public final class Explorer {
     }
   }
 
-  private String key(Step step) {
+  private String key(ExploredState step) {
     return step.model().canonical(bounds) + "#" + step.store().canonical(step.model().now());
   }
 
@@ -172,7 +173,7 @@ public final class Explorer {
     }
 
     @Override
-    public Step step(Step from, Action action) {
+    public ExploredState step(ExploredState from, Action action) {
       finalCheckSteps++;
       return super.step(from, action);
     }

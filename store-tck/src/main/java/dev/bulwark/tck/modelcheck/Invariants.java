@@ -18,7 +18,7 @@ final class Invariants {
     this.store = store;
   }
 
-  void check(Step from, Action action, Step to) {
+  void check(ExploredState from, Action action, ExploredState to) {
     ModelState s = to.model();
     StoreContents c = to.store();
     long now = s.now();
@@ -141,7 +141,7 @@ final class Invariants {
         caller.since());
   }
 
-  private void newcomersOf(List<BatchEntry> entries, Step from, Step to) {
+  private void newcomersOf(List<BatchEntry> entries, ExploredState from, ExploredState to) {
     for (BatchEntry entry : entries) {
       if (entry.operation() == Caller.Operation.ACQUIRE) {
         newcomerPassesNoWaiter(from, entry.request(), to);
@@ -153,7 +153,8 @@ final class Invariants {
    * A batch whose reply was lost after the store applied all of it, sent again before anything else
    * changed the store or the clock, changes nothing: every operation in it is idempotent.
    */
-  private void resentBatchChangesNothing(Step from, Action.ResendBatch resend, Step to) {
+  private void resentBatchChangesNothing(
+      ExploredState from, Action.ResendBatch resend, ExploredState to) {
     LostBatch lost = from.model().lostBatches().get(resend.lost());
     if (!lost.untouched()) {
       return;
@@ -167,7 +168,7 @@ final class Invariants {
   }
 
   /** A newcomer granted at once leaves no one who waited before it still waiting. */
-  private void newcomerPassesNoWaiter(Step from, int r, Step to) {
+  private void newcomerPassesNoWaiter(ExploredState from, int r, ExploredState to) {
     if (to.model().caller(r).phase() != Phase.HOLDING
         || from.model().caller(r).phase() == Phase.WAITING) {
       return;
@@ -225,7 +226,7 @@ final class Invariants {
    * Every new writer gets a token above every earlier one, also once the key's state expired (then
    * the clock, which only grows, carries the order).
    */
-  private void fencingGrows(Step from, Step to) {
+  private void fencingGrows(ExploredState from, ExploredState to) {
     String writer = to.store().writer();
     // a request id is granted at most once, so a writer other than the one before is a new grant
     if (writer == null || writer.equals(from.store().writer())) {

@@ -22,8 +22,8 @@ final class Quiescence {
   }
 
   /** Drives the store from {@code start} (which it must be in) to the end, checking as it goes. */
-  void check(Step start) {
-    Step at = start;
+  void check(ExploredState start) {
+    ExploredState at = start;
     while (!at.model().sentBatches().isEmpty()) {
       at = stepper.step(at, new Action.ReadBatchReply(at.model().sentBatches().get(0).jvm()));
     }
@@ -71,7 +71,7 @@ final class Quiescence {
     }
   }
 
-  private Step renewAll(Step at) {
+  private ExploredState renewAll(ExploredState at) {
     for (int jvm = 0; jvm < bounds.jvms(); jvm++) {
       if (!at.model().isDead(jvm) && !Action.renewable(bounds, at.model(), jvm).isEmpty()) {
         at = stepper.step(at, new Action.Renew(jvm));

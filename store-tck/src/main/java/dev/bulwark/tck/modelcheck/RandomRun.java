@@ -83,7 +83,8 @@ public final class RandomRun {
   public int run(long seed, int steps) {
     Random random = new Random(seed);
     Stepper stepper = new Stepper(bounds, store);
-    Step at = new Step(ModelState.initial(bounds, Explorer.START_MILLIS), store.empty());
+    ExploredState at =
+        new ExploredState(ModelState.initial(bounds, Explorer.START_MILLIS), store.empty());
     stepper.restore(at);
     List<String> schedule = new ArrayList<>();
     try {

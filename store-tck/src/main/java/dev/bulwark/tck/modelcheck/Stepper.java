@@ -21,16 +21,16 @@ public class Stepper {
   }
 
   /** Puts the store in {@code step}'s state. */
-  public void restore(Step step) {
+  public void restore(ExploredState step) {
     store.restore(step.store(), step.model().now());
   }
 
-  public Step step(Step from, Action action) {
+  public ExploredState step(ExploredState from, Action action) {
     List<BatchEntry> applied =
         action instanceof Action.Batch batch
             ? batch.entries()
             : action instanceof Action.SendBatch send ? send.entries() : null;
-    Step oneAtATime = applied == null ? null : oneAtATime(from, applied);
+    ExploredState oneAtATime = applied == null ? null : oneAtATime(from, applied);
     ModelState model = action.apply(store, bounds, from.model());
     StoreContents contents = store.read();
     model = model.sent(store.wakeUps(contents), bounds);
@@ -53,7 +53,7 @@ public class Stepper {
         model.afterStore(
             written ? model.now() : model.lastWrite(),
             fence == null ? model.lastFence() : Math.max(fence, model.lastFence()));
-    Step to = new Step(model, contents);
+    ExploredState to = new ExploredState(model, contents);
     try {
       invariants.check(from, action, to);
       if (oneAtATime != null) {
@@ -77,7 +77,7 @@ public class Stepper {
    * The batch's operations sent one at a time, in its order, from {@code from} (the store must be
    * in that state, and is put back in it): what the callers learn and what the store keeps.
    */
-  private Step oneAtATime(Step from, List<BatchEntry> entries) {
+  private ExploredState oneAtATime(ExploredState from, List<BatchEntry> entries) {
     ModelState model = from.model();
     for (BatchEntry entry : entries) {
       int r = entry.request();
@@ -92,25 +92,26 @@ public class Stepper {
     }
     StoreContents contents = store.read();
     restore(from);
-    return new Step(model, contents);
+    return new ExploredState(model, contents);
   }
 
   /**
    * The step {@code to} as its batch's callers learn it: for a batch sent in flight, what its
    * reply, once read, will tell them (read at once, before anything else happened).
    */
-  static Step answeredAtOnce(Step from, Action action, Bounds bounds, Step to) {
+  static ExploredState answeredAtOnce(
+      ExploredState from, Action action, Bounds bounds, ExploredState to) {
     if (!(action instanceof Action.SendBatch send)) {
       return to;
     }
     List<SentBatch> sent = to.model().sentBatches();
     SentBatch batch = sent.get(sent.size() - 1);
-    return new Step(
+    return new ExploredState(
         Action.answered(from.model(), send.entries(), batch.answers(), from.model().now(), bounds),
         to.store());
   }
 
-  private Step answeredAtOnce(Step from, Action action, Step to) {
+  private ExploredState answeredAtOnce(ExploredState from, Action action, ExploredState to) {
     return answeredAtOnce(from, action, bounds, to);
   }
 
@@ -118,7 +119,7 @@ public class Stepper {
    * A batch decides exactly as its operations sent one at a time in its order: every caller learns
    * the same, and the store keeps the same (as its canonical form tells states apart).
    */
-  private void sameAsOneAtATime(Action action, Step single, Step batched) {
+  private void sameAsOneAtATime(Action action, ExploredState single, ExploredState batched) {
     long now = batched.model().now();
     if (!single.model().callers().equals(batched.model().callers())) {
       throw new Violation(

@@ -121,7 +121,7 @@ public interface StoreDriver {
    * Work the store does on its own in {@code at}, apart from expiry: a cleanup task, a JVM's look
    * for hand-overs. Named for {@link #runOwnWork}; none by default.
    */
-  default List<String> ownWork(Step at) {
+  default List<String> ownWork(ExploredState at) {
     return List.of();
   }
 

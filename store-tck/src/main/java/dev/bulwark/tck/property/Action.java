@@ -13,10 +13,10 @@ public interface Action<S> {
   }
 
   /** The steps the action may take from {@code state}. */
-  Gen<Step<S>> steps(S state);
+  Gen<ChainStep<S>> steps(S state);
 
   /** An action whose steps do not depend on the state. */
-  static <S> Action<S> independent(Gen<Step<S>> steps) {
+  static <S> Action<S> independent(Gen<ChainStep<S>> steps) {
     return state -> steps;
   }
 }

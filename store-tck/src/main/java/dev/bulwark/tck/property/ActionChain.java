@@ -46,7 +46,7 @@ public final class ActionChain<S> {
       if (!draws.more(true)) {
         break;
       }
-      List<Gen.Weighted<Step<S>>> choices = new ArrayList<>();
+      List<Gen.Weighted<ChainStep<S>>> choices = new ArrayList<>();
       for (Choice<S> weighted : plan.actions) {
         if (weighted.action().precondition(state)) {
           S from = state;
@@ -58,7 +58,7 @@ public final class ActionChain<S> {
       if (choices.isEmpty()) {
         break;
       }
-      Step<S> step = Gen.pick(draws, choices).gen().next(draws);
+      ChainStep<S> step = Gen.pick(draws, choices).gen().next(draws);
       ran.add(step.description());
       step.effect().accept(state);
       for (Invariant<S> invariant : invariants) {

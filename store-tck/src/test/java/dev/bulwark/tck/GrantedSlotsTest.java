@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 /** The rate suites' check must flag a certain violation and only a certain one. */
-class GrantTimesTest {
+class GrantedSlotsTest {
 
   private static final long MS = 1_000_000L;
 
   @Test
   void slotsOneWindowApartAreWithinTheLimit() {
-    GrantTimes times = new GrantTimes();
+    GrantedSlots times = new GrantedSlots();
     for (int i = 0; i < 9; i++) {
       long slot = (i / 3) * 100 * MS; // three at 0, three at 100 ms, three at 200 ms
       times.granted(slot, slot + MS, 0);
@@ -21,7 +21,7 @@ class GrantTimesTest {
 
   @Test
   void oneSlotTooManyInAWindowIsFlagged() {
-    GrantTimes times = new GrantTimes();
+    GrantedSlots times = new GrantedSlots();
     for (int i = 0; i < 3; i++) {
       times.granted(0, MS, 0);
     }
@@ -31,7 +31,7 @@ class GrantTimesTest {
 
   @Test
   void reservationsCountAtTheirSlotNotAtTheCall() {
-    GrantTimes times = new GrantTimes();
+    GrantedSlots times = new GrantedSlots();
     for (int i = 0; i < 3; i++) {
       times.granted(0, MS, 0);
     }
@@ -44,7 +44,7 @@ class GrantTimesTest {
 
   @Test
   void slotsWhoseBoundsAllowAWindowBetweenThemAreNotFlagged() {
-    GrantTimes times = new GrantTimes();
+    GrantedSlots times = new GrantedSlots();
     for (int i = 0; i < 3; i++) {
       times.granted(0, MS, 0);
     }

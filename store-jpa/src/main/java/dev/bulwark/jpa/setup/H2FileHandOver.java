@@ -11,12 +11,12 @@ import java.sql.SQLException;
  * start's first statements; a moment later this JVM serves the file itself. Such a start is
  * retried, and reported as the store being unavailable, never as a setting at fault.
  */
-final class HandOver {
+final class H2FileHandOver {
 
   /** H2: the file is locked by a process that touched its lock file lately. */
   private static final int H2_IN_USE = 90020;
 
-  private HandOver() {}
+  private H2FileHandOver() {}
 
   /**
    * Whether {@code failure} is a hand-over rather than a setting at fault.

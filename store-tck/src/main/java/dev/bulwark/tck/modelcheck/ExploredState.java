@@ -1,4 +1,4 @@
 package dev.bulwark.tck.modelcheck;
 
 /** One explored state: the callers' side and the store's side, at the model's clock. */
-public record Step(ModelState model, StoreContents store) {}
+public record ExploredState(ModelState model, StoreContents store) {}

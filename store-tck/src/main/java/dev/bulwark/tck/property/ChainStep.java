@@ -8,10 +8,10 @@ import java.util.function.Consumer;
  * @param description how a failure's report lists the step
  * @param effect what the step does (and checks) on the state
  */
-public record Step<S>(String description, Consumer<S> effect) {
+public record ChainStep<S>(String description, Consumer<S> effect) {
 
-  public static <S> Step<S> of(String description, Consumer<S> effect) {
-    return new Step<>(description, effect);
+  public static <S> ChainStep<S> of(String description, Consumer<S> effect) {
+    return new ChainStep<>(description, effect);
   }
 
   @Override

@@ -12,7 +12,7 @@ import java.util.List;
  * slots than it allows lie in one interval even at the widest reading of those bounds. Nothing is
  * guessed about scheduling: a slow machine widens the bounds, it never fails the check.
  */
-final class GrantTimes {
+final class GrantedSlots {
 
   /**
    * What the bounds may be off by: a store's clock may count in whole microseconds, and a server's
