@@ -88,10 +88,16 @@ public final class LeaseRenewer implements AutoCloseable {
     return tickMillis;
   }
 
-  void track(Lease lease, LimitEvents events) {
+  /**
+   * Keeps {@code lease} alive from now on, its age counted from {@code askedAt} ({@link
+   * System#nanoTime()}), when its request was sent: the store starts a lease on its own clock at
+   * some moment between the request's sending and its answer's arrival, so only the sending is sure
+   * not to come after it. Counted from the answer's arrival, a slow answer (a commit or a reply
+   * held up on a busy machine) would put off the first renewal by as long, past the lease's end.
+   */
+  void track(Lease lease, LimitEvents events, long askedAt) {
     long every = TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis()) / 3;
-    held.putIfAbsent(
-        lease.requestId(), new Tracked(lease, events, every, new long[] {System.nanoTime()}));
+    held.putIfAbsent(lease.requestId(), new Tracked(lease, events, every, new long[] {askedAt}));
   }
 
   void untrack(long requestId) {

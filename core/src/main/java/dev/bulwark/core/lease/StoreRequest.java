@@ -60,6 +60,12 @@ public abstract class StoreRequest extends GrantSignal implements QueuedRequest.
   private volatile boolean closed;
 
   /**
+   * {@link System#nanoTime()} when the acquire was sent: the lease cannot have begun in the store
+   * before it. Read after the answer, which the acquiring thread or a completed future hands over.
+   */
+  private long askedAt;
+
+  /**
    * @param renewer null when the store's leases do not expire
    * @param batch queue the limit's batch queue; null when the store does not batch
    * @param postsReleases whether a release goes to the batch queue without waiting for its answer
@@ -109,7 +115,7 @@ public abstract class StoreRequest extends GrantSignal implements QueuedRequest.
   @Override
   public final void keepAlive() {
     if (renewer != null) {
-      renewer.track(lease, events);
+      renewer.track(lease, events, askedAt);
     }
   }
 
@@ -208,6 +214,7 @@ public abstract class StoreRequest extends GrantSignal implements QueuedRequest.
 
   @Override
   public final Grant request(boolean mayQueue) {
+    askedAt = System.nanoTime();
     return call(acquisition(mayQueue));
   }
 

@@ -42,6 +42,25 @@ class LeaseRenewerTest {
     }
   }
 
+  /**
+   * The store starts a lease when it grants it, before the answer leaves: an answer that took half
+   * the lease to come back finds the lease due at once, not a third of a lease after it arrived.
+   */
+  @Test
+  void aLeaseIsCountedFromWhenItsAcquireWasSentNotFromItsAnswer() throws Exception {
+    try (BulwarkEngine engine = engine()) {
+      LeaseRenewer renewer = engine.leaseRenewer().orElseThrow();
+      BulkheadLimiter limiter = engine.bulkhead(bulkhead(Duration.ofMillis(300)));
+      store[0].acquireReplyDelay = Duration.ofMillis(150);
+      Permit permit = limiter.acquire();
+      renewer.renewDue();
+      synchronized (store[0]) {
+        assertThat(store[0].renewals).as("due as soon as the late answer came").isNotEmpty();
+      }
+      permit.close();
+    }
+  }
+
   @Test
   void dueLeasesAreRenewedInOneBatch() throws Exception {
     try (BulwarkEngine engine = engine()) {

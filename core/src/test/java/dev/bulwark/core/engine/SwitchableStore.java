@@ -56,6 +56,9 @@ final class SwitchableStore implements BulwarkStore {
   /** How many polls (permits and locks) reached the store. */
   final AtomicInteger polls = new AtomicInteger();
 
+  /** How long a permit acquire's answer takes to come back once the store decided it. */
+  volatile Duration acquireReplyDelay = Duration.ZERO;
+
   /** How long a rate reservation's answer takes to come back once the store decided it. */
   volatile Duration rateReplyDelay = Duration.ZERO;
 
@@ -124,7 +127,12 @@ final class SwitchableStore implements BulwarkStore {
       @Override
       public Grant acquire(PermitSpec spec, long requestId, boolean mayQueue) {
         check();
-        return permits.acquire(spec, requestId, mayQueue);
+        Grant grant = permits.acquire(spec, requestId, mayQueue);
+        long replyNanos = acquireReplyDelay.toNanos();
+        if (replyNanos > 0) {
+          LockSupport.parkNanos(replyNanos); // the answer's way back, as over a slow network
+        }
+        return grant;
       }
 
       @Override
