@@ -5,6 +5,7 @@ import dev.bulwark.core.event.LimitEvents;
 import dev.bulwark.core.log.BulwarkLog;
 import dev.bulwark.spi.Grant;
 import dev.bulwark.spi.Outcome;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
@@ -190,7 +191,8 @@ public final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
 
   /**
    * Completes the wait with the store's answer unless it says the request is still queued (a
-   * withdrawal's answer is final).
+   * withdrawal's answer is final). A poll that finds the request dropped before the deadline asks
+   * again instead ({@link QueuedRequest#askAgain}), off the event loop: a store round trip.
    */
   private CompletableFuture<Void> ask(CompletableFuture<Grant> asked, boolean isFinal) {
     return asked.handle(
@@ -198,11 +200,33 @@ public final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
           if (failure != null) {
             outcome.completeExceptionally(
                 failure instanceof CompletionException ? failure.getCause() : failure);
+          } else if (!isFinal
+              && grant.outcome() == Outcome.REJECTED
+              && deadline - System.nanoTime() > 0) {
+            access.async().offEventLoop(this::askAgain);
           } else if (isFinal || grant.outcome() != Outcome.QUEUED) {
             outcome.complete(grant);
           }
           return null;
         });
+  }
+
+  private void askAgain() {
+    if (outcome.isDone()) {
+      return;
+    }
+    try {
+      Grant again = QueuedRequest.askAgain(request);
+      boolean taken = again.outcome() != Outcome.QUEUED && outcome.complete(again);
+      if (!taken && outcome.isDone() && !endedGranted()) {
+        // the wait ended meanwhile (its caller gave up, its deadline passed): what was asked
+        // again is nobody's, so it goes back, and is no longer kept alive
+        request.stopKeepingAlive();
+        withdraw();
+      }
+    } catch (RuntimeException e) {
+      outcome.completeExceptionally(e);
+    }
   }
 
   private void scheduleCheckWhileWaiting() {
@@ -212,6 +236,16 @@ public final class AsyncWait<R extends GrantSignal & QueuedRequest.Queue> {
   }
 
   /** The caller gave up: take the request out of the queue, and give back a grant that raced it. */
+  /** Whether the wait ended with a grant (the caller holds it: nothing of it may go back). */
+  private boolean endedGranted() {
+    try {
+      Grant ended = outcome.getNow(null);
+      return ended != null && ended.isGranted();
+    } catch (CompletionException | CancellationException e) {
+      return false;
+    }
+  }
+
   private void withdraw() {
     try {
       if (request.isGranted() || request.cancel().isGranted()) {

@@ -12,8 +12,9 @@ import java.util.concurrent.CompletableFuture;
  * can be lost, it polls once per check interval, unless the store tells when one may have been lost
  * ({@link dev.bulwark.spi.BulwarkStore#wakeUpEpoch()}): then it polls once after that, and when its
  * limit's one check per interval falls to it ({@link Waiters}). At the deadline it withdraws, and a
- * withdrawal that races a hand-over keeps the grant. A hand-over notice that may be stale (see
- * {@link GrantSignal}) is answered by a poll at once.
+ * withdrawal that races a hand-over keeps the grant. A request the store dropped before the
+ * deadline (its lease ran out) asks again. A hand-over notice that may be stale (see {@link
+ * GrantSignal}) is answered by a poll at once.
  */
 public final class QueuedRequest {
 
@@ -96,6 +97,20 @@ public final class QueuedRequest {
   }
 
   /**
+   * Asks again for a request the store no longer holds, though its caller may still wait: its lease
+   * ran out while this JVM stood still (a pause, a stall) or while its renewal was held up, and the
+   * store dropped it (or let a permit handed to it lapse). It joins the queue again at the back,
+   * and is kept alive again, whatever the answer.
+   */
+  static Grant askAgain(Queue queue) {
+    Grant again = queue.request(true);
+    if (again.outcome() != Outcome.REJECTED) {
+      queue.keepAlive();
+    }
+    return again;
+  }
+
+  /**
    * @return the final grant: GRANTED (with its token) or REJECTED
    * @throws InterruptedException after withdrawing the request (and releasing a racing grant)
    */
@@ -122,6 +137,9 @@ public final class QueuedRequest {
         }
         if (deadline - System.nanoTime() > 0) {
           Grant polled = queue.poll();
+          if (polled.outcome() == Outcome.REJECTED && deadline - System.nanoTime() > 0) {
+            polled = askAgain(queue);
+          }
           if (polled.outcome() != Outcome.QUEUED) {
             return polled;
           }

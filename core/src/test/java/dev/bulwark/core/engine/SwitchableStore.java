@@ -53,6 +53,12 @@ final class SwitchableStore implements BulwarkStore {
   /** Hand-over notices are lost on the way to the engine (a broken subscription). */
   volatile boolean dropNotices;
 
+  /**
+   * The next permit poll finds its request dropped (as a store whose lease for it ran out): the
+   * request leaves the queue and the poll answers REJECTED.
+   */
+  volatile boolean dropNextPolled;
+
   /** How many polls (permits and locks) reached the store. */
   final AtomicInteger polls = new AtomicInteger();
 
@@ -139,6 +145,11 @@ final class SwitchableStore implements BulwarkStore {
       public Grant poll(PermitSpec spec, long requestId) {
         check();
         polls.incrementAndGet();
+        if (dropNextPolled) {
+          dropNextPolled = false;
+          permits.cancel(spec, requestId);
+          return Grant.REJECTED;
+        }
         return permits.poll(spec, requestId);
       }
 

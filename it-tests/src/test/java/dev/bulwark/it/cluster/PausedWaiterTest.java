@@ -27,9 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the holder before it releases, so the permit is handed to the stopped waiter, whose lease then
  * runs out with nobody renewing it, and the JVM queued behind takes the permit and keeps calling.
  * When the stopped waiter is continued it finds its hand-over notice (and its waiting time not yet
- * over): it must not enter beside the one inside on the strength of a grant that lapsed. Its call
- * ends either way — admitted alone, or refused — within its waiting time; the JVM behind it was
- * held up by at most a lease.
+ * over): it must not enter beside the one inside on the strength of a grant that lapsed — the store
+ * no longer holds its request, so it asks again and waits on. Its call ends either way — admitted
+ * alone, or refused — within its waiting time; the JVM behind it was held up by at most a lease.
  */
 @ExtendWith(KeptHistories.class)
 class PausedWaiterTest {
