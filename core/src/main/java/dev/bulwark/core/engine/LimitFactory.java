@@ -2,7 +2,6 @@ package dev.bulwark.core.engine;
 
 import dev.bulwark.core.chain.LimitChains;
 import dev.bulwark.core.config.BulkheadDefinition;
-import dev.bulwark.core.config.LimitDefinition;
 import dev.bulwark.core.config.LockDefinition;
 import dev.bulwark.core.config.RateLimitDefinition;
 import dev.bulwark.core.event.LimitEvents;
@@ -33,20 +32,6 @@ public final class LimitFactory {
     this.chains = chains;
     this.async = async;
     this.renewer = renewer;
-  }
-
-  /** The limit {@code definition} describes, of its kind. */
-  public Limit build(LimitDefinition definition) {
-    if (definition instanceof BulkheadDefinition bulkhead) {
-      return bulkhead(bulkhead);
-    }
-    if (definition instanceof RateLimitDefinition rateLimit) {
-      return rateLimiter(rateLimit);
-    }
-    if (definition instanceof LockDefinition lock) {
-      return lock(lock);
-    }
-    throw new IllegalArgumentException("not a definition of a known kind: " + definition);
   }
 
   public BulkheadLimiter bulkhead(BulkheadDefinition definition) {

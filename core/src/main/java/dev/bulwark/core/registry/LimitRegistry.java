@@ -12,6 +12,7 @@ import dev.bulwark.core.engine.Limit;
 import dev.bulwark.core.engine.LimitFactory;
 import dev.bulwark.core.engine.RateLimiter;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,7 +26,10 @@ public final class LimitRegistry {
 
   private final LimitCatalog catalog;
   private final LimitFactory factory;
-  private final Map<LimitCatalog.NameKey, Limit> limits = new ConcurrentHashMap<>();
+  // one map per kind, so each hands out its own type: a name is unique within a kind only
+  private final Map<String, BulkheadLimiter> bulkheads = new ConcurrentHashMap<>();
+  private final Map<String, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
+  private final Map<String, KeyedLock> locks = new ConcurrentHashMap<>();
 
   public LimitRegistry(LimitCatalog catalog, LimitFactory factory) {
     this.catalog = catalog;
@@ -38,7 +42,7 @@ public final class LimitRegistry {
 
   /** Builds every declared limit now, so each is recorded in a shared store at startup. */
   public void buildAll() {
-    catalog.limits().forEach(this::limitOf);
+    catalog.limits().forEach(this::build);
   }
 
   /** The definition {@code method} of {@code beanClass} declares for {@code kind}, or null. */
@@ -53,15 +57,30 @@ public final class LimitRegistry {
 
   /** The bulkhead of that name: the declared one, or one configured by its named keys. */
   public BulkheadLimiter bulkhead(String name) {
-    return (BulkheadLimiter) limitOf(LimitKind.BULKHEAD, name);
+    BulkheadLimiter built = bulkheads.get(name);
+    if (built == null) {
+      build(definitionOf(LimitKind.BULKHEAD, name));
+      built = bulkheads.get(name);
+    }
+    return built;
   }
 
   public RateLimiter rateLimiter(String name) {
-    return (RateLimiter) limitOf(LimitKind.RATE_LIMIT, name);
+    RateLimiter built = rateLimiters.get(name);
+    if (built == null) {
+      build(definitionOf(LimitKind.RATE_LIMIT, name));
+      built = rateLimiters.get(name);
+    }
+    return built;
   }
 
   public KeyedLock lock(String name) {
-    return (KeyedLock) limitOf(LimitKind.LOCK, name);
+    KeyedLock built = locks.get(name);
+    if (built == null) {
+      build(definitionOf(LimitKind.LOCK, name));
+      built = locks.get(name);
+    }
+    return built;
   }
 
   /** The limit a definition enforces: the one of its name. */
@@ -79,24 +98,29 @@ public final class LimitRegistry {
 
   /** Every limit built so far, with its statistics. */
   public List<Limit> limits() {
-    return List.copyOf(limits.values());
+    List<Limit> all = new ArrayList<>(bulkheads.values());
+    all.addAll(rateLimiters.values());
+    all.addAll(locks.values());
+    return all;
   }
 
-  /** The limit of that kind and name; a name nobody declared is declared for programmatic use. */
-  private Limit limitOf(LimitKind kind, String name) {
-    Limit limit = limits.get(new LimitCatalog.NameKey(kind, name));
-    if (limit != null) {
-      return limit;
+  /**
+   * The definition of that kind and name; a name nobody declared is declared for programmatic use.
+   */
+  private LimitDefinition definitionOf(LimitKind kind, String name) {
+    return catalog
+        .named(kind, name)
+        .orElseGet(() -> catalog.declare(LimitDeclaration.programmatic(kind, name)));
+  }
+
+  /** Builds the limit {@code definition} describes, once per kind and name, into its kind's map. */
+  private void build(LimitDefinition definition) {
+    if (definition instanceof BulkheadDefinition bulkhead) {
+      bulkheads.computeIfAbsent(bulkhead.name(), name -> factory.bulkhead(bulkhead));
+    } else if (definition instanceof RateLimitDefinition rateLimit) {
+      rateLimiters.computeIfAbsent(rateLimit.name(), name -> factory.rateLimiter(rateLimit));
+    } else if (definition instanceof LockDefinition lock) {
+      locks.computeIfAbsent(lock.name(), name -> factory.lock(lock));
     }
-    return limitOf(
-        catalog
-            .named(kind, name)
-            .orElseGet(() -> catalog.declare(LimitDeclaration.programmatic(kind, name))));
-  }
-
-  private Limit limitOf(LimitDefinition definition) {
-    LimitCatalog.NameKey key = new LimitCatalog.NameKey(definition.kind(), definition.name());
-    Limit limit = limits.get(key);
-    return limit != null ? limit : limits.computeIfAbsent(key, k -> factory.build(definition));
   }
 }
