@@ -1,8 +1,6 @@
 package dev.bulwark.it.cluster.harness;
 
 import dev.bulwark.it.support.TcpRelay;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The JPA store's outage on a shared database, which the test must not stop: each run's workers
@@ -12,48 +10,30 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class RelayCut implements StoreOutage {
 
-  private final JpaUnderTest database;
-  private final Map<String, TcpRelay> relays = new ConcurrentHashMap<>();
+  private final RelayedDatabase database;
 
   public RelayCut(JpaUnderTest database) {
-    this.database = database;
+    this.database = new RelayedDatabase(database);
   }
 
   @Override
   public StoreUnderTest store() {
-    return new StoreUnderTest() {
-      @Override
-      public StoreSpace open(String id, java.nio.file.Path runDir) {
-        return database.open(
-            id,
-            runDir,
-            (host, port) -> {
-              TcpRelay relay = TcpRelay.start(host, port);
-              relays.put(id, relay);
-              return relay.port();
-            });
-      }
-
-      @Override
-      public String toString() {
-        return database + "-relayed";
-      }
-    };
+    return database.store();
   }
 
   @Override
   public void cut() {
-    relays.values().forEach(TcpRelay::cut);
+    database.relays().forEach(TcpRelay::cut);
   }
 
   @Override
   public void restore() {
-    relays.values().forEach(TcpRelay::restore);
+    database.relays().forEach(TcpRelay::restore);
   }
 
   @Override
   public boolean usedAgain(ClusterRun run, long deadline) {
-    TcpRelay relay = relays.get(run.id());
+    TcpRelay relay = database.relay(run.id());
     while (System.nanoTime() < deadline) {
       if (relay.answeredSinceRestore() > 0) {
         return true;
@@ -65,7 +45,7 @@ public final class RelayCut implements StoreOutage {
 
   @Override
   public void close() {
-    relays.values().forEach(TcpRelay::close);
+    database.close();
   }
 
   @Override

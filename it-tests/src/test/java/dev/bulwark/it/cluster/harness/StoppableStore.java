@@ -3,8 +3,6 @@ package dev.bulwark.it.cluster.harness;
 import dev.bulwark.it.support.RedisServerProcess;
 import dev.bulwark.it.support.TcpRelay;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A store a nemesis can make stand still and continue, its connections open and its data kept: a
@@ -57,44 +55,27 @@ public interface StoppableStore extends AutoCloseable {
   }
 
   /** A shared database, each run's workers behind a relay of their own. */
-  static StoppableStore relayed(JpaUnderTest database) {
-    Map<String, TcpRelay> relays = new ConcurrentHashMap<>();
+  static StoppableStore relayed(JpaUnderTest shared) {
+    RelayedDatabase database = new RelayedDatabase(shared);
     return new StoppableStore() {
       @Override
       public StoreUnderTest store() {
-        return new StoreUnderTest() {
-          @Override
-          public StoreSpace open(String id, Path runDir) {
-            return database.open(
-                id,
-                runDir,
-                (host, port) -> {
-                  TcpRelay relay = TcpRelay.start(host, port);
-                  relays.put(id, relay);
-                  return relay.port();
-                });
-          }
-
-          @Override
-          public String toString() {
-            return database + "-relayed";
-          }
-        };
+        return database.store();
       }
 
       @Override
       public void stop() {
-        relays.values().forEach(TcpRelay::pause);
+        database.relays().forEach(TcpRelay::pause);
       }
 
       @Override
       public void resume() {
-        relays.values().forEach(TcpRelay::resume);
+        database.relays().forEach(TcpRelay::resume);
       }
 
       @Override
       public void close() {
-        relays.values().forEach(TcpRelay::close);
+        database.close();
       }
 
       @Override
